@@ -69,7 +69,8 @@ class TargetLookup:
             self._targets = {}
             for index, sample in enumerate(samples):
                 self._targets[str(sample.id)] = str(sample.target)
-                self._targets[str(index)] = str(sample.target)
+                # Ids written by releases before 1.1 (``test-17``) still resolve.
+                self._targets[f"{self.split}-{index}"] = str(sample.target)
         return self._targets.get(sample_id)
 
 

@@ -43,7 +43,7 @@ from gsm8k.numbers import normalize, parse_gold
 from gsm8k.reducers import majority_answer
 from gsm8k.scorer import gsm8k_grader
 
-TASK_VERSION = "1.0.0"
+TASK_VERSION = "1.1.0"
 DEFAULT_FEWSHOT = 5
 DEFAULT_FEWSHOT_SEED = 42
 DEFAULT_PLACEMENT: Placement = "user"
@@ -137,7 +137,8 @@ def gsm8k(
     scorers: list[Scorer] = (
         [pal_grader(Limits(), in_sandbox)]
         if mode == "pal"
-        else [match(numeric=True), gsm8k_grader()]
+        # The exact grader first: Inspect shows the first scorer's accuracy as the run's headline.
+        else [gsm8k_grader(), match(numeric=True)]
     )
     return Task(
         dataset=MemoryDataset(
@@ -190,7 +191,9 @@ def record_to_sample(record: dict[str, Any], index: int, split: str = EVALUATION
     except ValueError as error:
         raise ValueError(f"{where}: final answer {final.strip()!r} is not a number.") from error
     return Sample(
-        id=f"{split}-{index}",
+        # The test index itself: ids sort numerically in `inspect view` and pair GSM8K samples
+        # with variants of the same question (socratic, Platinum, MGSM) across logs.
+        id=index,
         input=question.strip(),
         target=target,
         metadata={"solution": solution.strip(), "index": index, "split": split},

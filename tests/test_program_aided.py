@@ -124,7 +124,7 @@ def test_pal_mode_end_to_end(mini_data: Path, tmp_path: Path, sandbox: str | Non
     assert metrics["no_program"]["mean"] == pytest.approx(1 / 6)
     assert metrics["execution_error"]["mean"] == 0
     samples = {s.id: s.scores["pal_grader"] for s in log.samples}
-    assert samples["test-0"].metadata["code"].startswith("def solution():")
-    assert samples["test-4"].metadata["status"] == "timeout"
+    assert samples[0].metadata["code"].startswith("def solution():")
+    assert samples[4].metadata["status"] == "timeout"
     prompt = log.samples[0].messages[0].text
     assert "def solution():" in prompt and "```python" in prompt and "return step_" in prompt

@@ -19,7 +19,7 @@ JANET = {
 
 def test_verbatim_record_keeps_question_target_and_solution() -> None:
     sample = record_to_sample(JANET, 0)
-    assert sample.id == "test-0"
+    assert sample.id == 0
     assert sample.input == JANET["question"]
     assert sample.target == "18"
     assert sample.metadata is not None

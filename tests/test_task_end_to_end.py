@@ -56,11 +56,18 @@ def test_every_sample_carries_both_scores_and_grading_metadata(log: Any) -> None
     by_id = {sample.id: sample for sample in log.samples}
     for sample in log.samples:
         assert set(sample.scores) == {"match", "gsm8k_grader"}
-    robe = by_id["test-1"].scores["gsm8k_grader"]
+    robe = by_id[1].scores["gsm8k_grader"]
     assert robe.answer == "3" and robe.metadata["rule"] == "answer_is"
     assert robe.value["accuracy"] == 1.0 and robe.value["strict_accuracy"] == 0.0
-    factory = by_id["test-5"].scores["gsm8k_grader"]
+    factory = by_id[5].scores["gsm8k_grader"]
     assert factory.metadata["truncated"] is True and factory.answer is None
+
+
+def test_exact_grader_is_the_headline_and_ids_sort_numerically(log: Any) -> None:
+    # Inspect reports the first scorer's first metric as the run's score.
+    assert [score.name for score in log.results.scores][:2] == ["gsm8k_grader", "match"]
+    assert [sample.id for sample in log.samples] == sorted(sample.id for sample in log.samples)
+    assert all(isinstance(sample.id, int) for sample in log.samples)
 
 
 def test_log_records_data_provenance_and_fewshot_settings(log: Any) -> None:
@@ -70,7 +77,7 @@ def test_log_records_data_provenance_and_fewshot_settings(log: Any) -> None:
     assert metadata["fewshot"] == 3 and metadata["fewshot_seed"] == 7
     assert metadata["fewshot_dataset"].endswith("mini/train.jsonl")
     assert log.eval.task_args["fewshot"] == 3 and log.eval.task_args["fewshot_seed"] == 7
-    assert log.eval.task_version == "1.0.0"
+    assert log.eval.task_version == "1.1.0"
     assert log.eval.dataset.location.endswith("mini/test.jsonl")
 
 
