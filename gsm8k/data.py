@@ -196,15 +196,33 @@ def _load_hub_split(hub: HubDataset, split: str, parameter: str) -> LoadedSplit:
             f"{parameter}: {hub.repo_id} ({hub.config}) has no split {split!r}; "
             f"available: {', '.join(hub.splits)}."
         )
+    return load_hub_files(
+        hub.repo_id, hub.revision, f"{hub.config}/{split}-*.parquet", split, hub.config
+    )
+
+
+def load_hub_files(
+    repo_id: str,
+    revision: str,
+    pattern: str,
+    split: str,
+    config: str,
+    offline_hint: str | None = None,
+) -> LoadedSplit:
+    """Records of the hub files matching ``pattern`` (``.parquet`` or ``.jsonl``), cache first.
+
+    Raises:
+        DatasetUnavailableError: the files are not cached and the hub cannot be reached.
+        ValueError: the pinned revision has no file matching ``pattern``.
+    """
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import LocalEntryNotFoundError
 
-    pattern = f"{hub.config}/{split}-*.parquet"
     try:
         folder = snapshot_download(
-            hub.repo_id,
+            repo_id,
             repo_type="dataset",
-            revision=hub.revision,
+            revision=revision,
             allow_patterns=[pattern],
             local_files_only=True,
         )
@@ -212,17 +230,20 @@ def _load_hub_split(hub: HubDataset, split: str, parameter: str) -> LoadedSplit:
     except LocalEntryNotFoundError:
         files = []
     if not files:
-        _require_hub(hub)
+        _require_hub(repo_id, revision, config, offline_hint)
         folder = snapshot_download(
-            hub.repo_id, repo_type="dataset", revision=hub.revision, allow_patterns=[pattern]
+            repo_id, repo_type="dataset", revision=revision, allow_patterns=[pattern]
         )
         files = sorted(Path(folder).glob(pattern))
     if not files:
-        raise ValueError(f"{hub.repo_id}@{hub.revision} has no files matching {pattern}.")
+        raise ValueError(f"{repo_id}@{revision} has no files matching {pattern}.")
     commit = Path(folder).name  # snapshot folders are named after the resolved commit
+    records: list[dict[str, Any]] = []
+    for file in files:
+        records.extend(_read_parquet([file]) if file.suffix == ".parquet" else read_jsonl(file))
     return LoadedSplit(
-        records=_read_parquet(files),
-        location=f"hf://{hub.repo_id}@{commit}/{hub.config}/{split}",
+        records=records,
+        location="/".join(part for part in (f"hf://{repo_id}@{commit}", config, split) if part),
         revision=commit,
         sha256=None,
         split=split,
@@ -238,15 +259,17 @@ def _read_parquet(files: list[Path]) -> list[dict[str, Any]]:
     return records
 
 
-def _require_hub(hub: HubDataset) -> None:
+def _require_hub(
+    repo_id: str, revision: str, config: str, offline_hint: str | None = None
+) -> None:
     """Fail within seconds, with the offline recipe, when the hub cannot be used."""
-    offline_hint = (
+    offline_hint = offline_hint or (
         f"To run offline, pass a local copy: -T dataset=PATH (a directory with test.jsonl and "
         f"train.jsonl from openai/grade-school-math), or set {DATA_DIR_ENV}=PATH."
     )
     if _truthy(os.environ.get("HF_HUB_OFFLINE")) or _truthy(os.environ.get("HF_DATASETS_OFFLINE")):
         raise DatasetUnavailableError(
-            f"{hub.repo_id}@{hub.revision} ({hub.config}) is not in the local Hugging Face cache "
+            f"{repo_id}@{revision} ({config}) is not in the local Hugging Face cache "
             "and "
             f"offline mode is on. {offline_hint}"
         )
@@ -260,7 +283,7 @@ def _require_hub(hub: HubDataset) -> None:
     except OSError as error:
         raise DatasetUnavailableError(
             f"Cannot reach the Hugging Face hub at {constants.ENDPOINT} ({error}) and "
-            f"{hub.repo_id}@{hub.revision} ({hub.config}) is not cached. {offline_hint}"
+            f"{repo_id}@{revision} ({config}) is not cached. {offline_hint}"
         ) from error
 
 

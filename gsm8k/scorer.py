@@ -18,6 +18,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from gsm8k.extract import Extraction, extract_answer
+from gsm8k.family.answers import grade_special_target
 from gsm8k.numbers import parse_gold, same_number
 
 TRUNCATION_STOP_REASONS = frozenset({"max_tokens", "model_length"})
@@ -36,6 +37,9 @@ def grade(completion: str, target: str, truncated: bool = False) -> tuple[Extrac
     Raises:
         ValueError: when ``target`` is not a number (a gold answer must never be empty or text).
     """
+    special = grade_special_target(completion, target, truncated)  # NONE, 2/5, 4.33 (GSM-Plus)
+    if special is not None:
+        return special
     gold = parse_gold(target)
     extraction = extract_answer(completion, truncated=truncated)
     correct = extraction.value is not None and same_number(extraction.value, gold)
@@ -48,7 +52,7 @@ def score_values(extraction: Extraction, correct: bool, truncated: bool) -> dict
         ACCURACY: float(correct),
         STRICT_ACCURACY: float(correct and extraction.format_followed),
         FORMAT_FOLLOWED: float(extraction.format_followed),
-        NO_ANSWER: float(extraction.value is None),
+        NO_ANSWER: float(extraction.answer is None),
         TRUNCATED: float(truncated),
     }
 

@@ -5,6 +5,8 @@ Cobbe et al. 2021, "Training Verifiers to Solve Math Word Problems", https://arx
 
     inspect eval gsm8k/task.py -T fewshot=5 --model openai/gpt-4o-mini
     inspect eval gsm8k/task.py -T dataset=gsm8k-platinum --model anthropic/claude-sonnet-4-5
+    inspect eval gsm8k/task.py -T dataset=gsm-symbolic-p2 --model openai/gpt-4o-mini
+    inspect eval gsm8k/task.py -T dataset=mgsm -T language=de --model openai/gpt-4o-mini
     GSM8K_DATA_DIR=path/to/grade_school_math/data inspect eval gsm8k/task.py --limit 20 --model ...
 """
 
@@ -19,6 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, generate, solver, use
 
 from gsm8k.data import (
     HUB_DATASETS,
+    DatasetUnavailableError,
     LoadedSplit,
     default_source,
     is_hub_source,
@@ -29,6 +32,17 @@ from gsm8k.execution.programs import program_from_solution
 from gsm8k.execution.runner import Limits
 from gsm8k.execution.scorer import pal_grader
 from gsm8k.execution.tools import calculator, python_runner
+from gsm8k.family.answers import UNANSWERABLE_INSTRUCTION
+from gsm8k.family.mgsm import MgsmPrompt, mgsm_messages, mgsm_prompt
+from gsm8k.family.sources import (
+    MGSM_LANGUAGES,
+    VARIANTS,
+    is_variant,
+    load_mgsm_exemplar_rows,
+    load_variant,
+    normalize_question,
+    variant_samples,
+)
 from gsm8k.fewshot import (
     PLACEMENTS,
     Exemplar,
@@ -88,6 +102,7 @@ def gsm8k(
     mode: Mode = "cot",
     tools: Tools = "none",
     sandbox: str | None = None,
+    language: str | None = None,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
 
@@ -97,7 +112,11 @@ def gsm8k(
         fewshot_seed: Seed that picks the examples; the same seed always picks the same ones.
         dataset: ``gsm8k``, ``gsm8k-socratic`` or ``gsm8k-platinum`` from the Hugging Face hub, or a
             local path: a directory with ``test.jsonl``/``train.jsonl`` or a single ``.jsonl`` file.
-            Defaults to ``$GSM8K_DATA_DIR`` when set, else ``gsm8k``.
+            Defaults to ``$GSM8K_DATA_DIR`` when set, else ``gsm8k``. The GSM family:
+            ``gsm-symbolic``, ``gsm-symbolic-p1``, ``gsm-symbolic-p2``, ``gsm-plus``,
+            ``gsm-plus-mini`` and ``mgsm`` (with ``language``), from the hub or from local copies
+            in ``$GSM8K_FAMILY_DIR`` (default: beside ``$GSM8K_DATA_DIR``). Every sample carries
+            the GSM8K test index it derives from (``metadata["gsm8k_index"]``).
         split: Split to evaluate (``test``; for a directory, any ``<split>.jsonl`` in it).
         fewshot_dataset: Where the train examples come from. Defaults to ``dataset`` when it has
             a train split, else to the default dataset.
@@ -113,27 +132,60 @@ def gsm8k(
             callable by the model while it reasons (``cot`` mode only).
         sandbox: Where model-written code runs: unset for a limited local process, or an Inspect
             sandbox type such as ``docker``.
+        language: MGSM's language (``bn de en es fr ja ru sw te th zh``), required with
+            ``dataset=mgsm``: the questions, MGSM's own exemplars and answer phrase in that
+            language.
     """
     _validate_parameters(fewshot, placement, votes, mode, tools)
     source = dataset or default_source()
-    evaluation = load_split(source, split, parameter="dataset")
-    samples = records_to_samples(evaluation)
-    exemplars, exemplar_split = load_exemplars(
-        fewshot,
-        fewshot_seed,
-        fewshot_dataset or _exemplar_source(source),
-        calculator_annotations,
-        evaluation,
-        mode,
-    )
+    _validate_family(source, language, mode, tools, fewshot_dataset)
+    if is_variant(source):
+        evaluation = load_variant(VARIANTS[source], language)
+        variant = f"mgsm-{language}" if source == "mgsm" else source
+        samples = variant_samples(
+            VARIANTS[source], evaluation, lambda: _gsm8k_test_questions(source), language
+        )
+        paired = True
+    else:
+        evaluation = load_split(source, split, parameter="dataset")
+        samples = records_to_samples(evaluation)
+        variant = _variant_name(source, evaluation)
+        paired = pair_with_gsm8k(samples, source, evaluation)
+    mgsm: MgsmPrompt | None = None
+    exemplar_split: LoadedSplit | None = None
+    if source == "mgsm":
+        exemplar_split = load_mgsm_exemplar_rows(str(language))
+        mgsm = mgsm_prompt(exemplar_split, str(language), fewshot)
+        exemplars: list[Exemplar] = []
+        if fewshot == 0:
+            exemplar_split = None
+    else:
+        exemplars, exemplar_split = load_exemplars(
+            fewshot,
+            fewshot_seed,
+            fewshot_dataset or _exemplar_source(source),
+            calculator_annotations,
+            evaluation,
+            mode,
+            forbidden_questions(samples),
+        )
     in_sandbox = sandbox is not None
     template = PAL_PROMPT_TEMPLATE if mode == "pal" else PROMPT_TEMPLATE
+    if VARIANTS.get(source) is not None and VARIANTS[source].family == "plus":
+        # Every GSM-Plus item gets the same instruction, so it says nothing about which items
+        # cannot be answered.
+        template = template.replace("\n\nQuestion:", f" {UNANSWERABLE_INSTRUCTION}\n\nQuestion:")
     solvers: list[Solver] = []
     if tools != "none":
         template = template.replace("\n\nQuestion:", f" {TOOL_HINTS[tools]}\n\nQuestion:")
         tool = calculator() if tools == "calculator" else python_runner(Limits(), in_sandbox)
         solvers.append(use_tools([tool]))
-    solvers += [fewshot_prompt(exemplars, placement, template), generate()]
+    prompt = (
+        fewshot_prompt(exemplars, placement, template)
+        if mgsm is None
+        else mgsm_fewshot_prompt(mgsm, placement)
+    )
+    solvers += [prompt, generate()]
     scorers: list[Scorer] = (
         [pal_grader(Limits(), in_sandbox)]
         if mode == "pal"
@@ -141,9 +193,7 @@ def gsm8k(
         else [gsm8k_grader(), match(numeric=True)]
     )
     return Task(
-        dataset=MemoryDataset(
-            samples, name=f"gsm8k-{evaluation.split}", location=evaluation.location
-        ),
+        dataset=MemoryDataset(samples, name=variant, location=evaluation.location),
         solver=solvers,
         scorer=scorers,
         epochs=Epochs(votes, [mean_score(), majority_answer(), pass_at(votes)])
@@ -166,6 +216,9 @@ def gsm8k(
             "mode": mode,
             "tools": tools,
             "sandbox": sandbox,
+            "variant": variant,
+            "language": language,
+            "paired_with_gsm8k": paired,
         },
     )
 
@@ -236,16 +289,26 @@ def fewshot_prompt(
 
 
 def load_exemplars(
-    fewshot: int, seed: int, source: str, annotations: bool, evaluation: LoadedSplit, mode: str
+    fewshot: int,
+    seed: int,
+    source: str,
+    annotations: bool,
+    evaluation: LoadedSplit,
+    mode: str,
+    forbidden: frozenset[str] = frozenset(),
 ) -> tuple[list[Exemplar], LoadedSplit | None]:
     """The first ``fewshot`` train records in seeded order as worked examples.
 
     For ``pal`` the response is a program built from the record's calculator annotations, and
     records whose annotations do not reproduce the gold answer are passed over.
 
+    Args:
+        forbidden: Normalized questions no exemplar may be (see :func:`forbidden_questions`):
+            the evaluated questions and the GSM8K originals of evaluated variant items.
+
     Raises:
         ValueError: when ``fewshot`` exceeds what the train split can supply, or an exemplar
-            question also appears in the evaluation set.
+            question also appears in the evaluation set or is the original of an evaluated item.
     """
     if fewshot == 0:
         return [], None
@@ -271,6 +334,13 @@ def load_exemplars(
                 f"fewshot_dataset: train record {index} of {train.location} is also in the "
                 f"evaluation set {evaluation.location}; exemplars must come from a separate split."
             )
+        if normalize_question(str(sample.input)) in forbidden:
+            raise ValueError(
+                f"fewshot_dataset: train record {index} of {train.location} is the GSM8K "
+                f"question that evaluated items of {evaluation.location} were made from; "
+                "exemplars must not show an evaluated question's original. Use GSM8K's train "
+                "split (the default) as fewshot_dataset."
+            )
         solution, answer = (sample.metadata or {})["solution"], str(sample.target)
         if mode == "pal":
             program = program_from_solution(solution, answer)
@@ -285,6 +355,128 @@ def load_exemplars(
             "calculator annotations that reproduce their answer as a program; pass fewer."
         )
     return exemplars, train
+
+
+def forbidden_questions(samples: list[Sample]) -> frozenset[str]:
+    """Questions no exemplar may be: every evaluated question and its GSM8K original."""
+    questions = {normalize_question(str(sample.input)) for sample in samples}
+    for sample in samples:
+        original = (sample.metadata or {}).get("original_question")
+        if isinstance(original, str):
+            questions.add(normalize_question(original))
+    return frozenset(questions)
+
+
+def pair_with_gsm8k(samples: list[Sample], source: str, evaluation: LoadedSplit) -> bool:
+    """Give each sample of a GSM8K-format split its GSM8K test index as id and metadata.
+
+    GSM8K's own test and socratic splits are in test order. Another set (GSM8K-Platinum, which
+    drops 110 questions, or any subset) is matched question by question against the GSM8K test
+    split. Returns whether every sample was paired; a custom set whose questions are not all
+    GSM8K test questions keeps its row numbers as ids and is not paired.
+
+    Raises:
+        ValueError: a Platinum question is not a GSM8K test question.
+    """
+    if _in_test_order(source, evaluation):
+        for sample in samples:
+            (sample.metadata or {})["gsm8k_index"] = sample.id
+        return True
+    platinum = source == "gsm8k-platinum"
+    try:
+        index_of = {
+            normalize_question(q): i for i, q in enumerate(_gsm8k_test_questions(source))
+        }
+    except (DatasetUnavailableError, ValueError):
+        if platinum:
+            raise
+        return False
+    indices = [index_of.get(normalize_question(str(sample.input))) for sample in samples]
+    if any(index is None for index in indices):
+        if platinum:
+            missing = sum(index is None for index in indices)
+            raise ValueError(
+                f"dataset=gsm8k-platinum: {missing} questions of {evaluation.location} are not "
+                "GSM8K test questions, so they cannot be paired with their originals."
+            )
+        return False
+    for sample, index in zip(samples, indices, strict=True):
+        sample.id = index
+        (sample.metadata or {})["gsm8k_index"] = index
+    return True
+
+
+def _in_test_order(source: str, evaluation: LoadedSplit) -> bool:
+    """Whether the split is GSM8K's test set itself (row k is test item k)."""
+    if source in ("gsm8k", "gsm8k-socratic"):
+        return True
+    path = resolve_path(source)
+    return (
+        path is not None
+        and path.is_dir()
+        and (path / f"{EXEMPLAR_SPLIT}.jsonl").is_file()
+        and evaluation.split in ("test", "test_socratic")
+    )
+
+
+def _gsm8k_test_questions(source: str) -> list[str]:
+    """The GSM8K test questions in order, from the default dataset (the hub's if that is
+    ``source`` itself)."""
+    reference = default_source()
+    if reference == source or is_variant(reference):
+        reference = "gsm8k"
+    records = load_split(reference, EVALUATION_SPLIT, parameter="dataset").records
+    return [str(record.get("question", "")) for record in records]
+
+
+def _variant_name(source: str, evaluation: LoadedSplit) -> str:
+    """How logs name the evaluated set: the hub name, or what the local files are."""
+    if is_hub_source(source):
+        return source
+    path = resolve_path(source)
+    if path is not None and path.is_dir() and (path / f"{EXEMPLAR_SPLIT}.jsonl").is_file():
+        return {"test": "gsm8k", "test_socratic": "gsm8k-socratic"}.get(
+            evaluation.split, f"gsm8k-{evaluation.split}"
+        )
+    return path.name if path is not None and path.is_dir() else evaluation.split
+
+
+def _validate_family(
+    source: str, language: str | None, mode: str, tools: str, fewshot_dataset: str | None
+) -> None:
+    if source == "mgsm":
+        if language not in MGSM_LANGUAGES:
+            raise ValueError(
+                f"language={language!r}: dataset=mgsm needs one of {', '.join(MGSM_LANGUAGES)}."
+            )
+        if mode != "cot" or tools != "none":
+            raise ValueError(
+                "dataset=mgsm runs with mode=cot and tools=none: its prompt is MGSM's own "
+                "exemplars in the question's language."
+            )
+        if fewshot_dataset is not None:
+            raise ValueError(
+                "fewshot_dataset does not apply to dataset=mgsm: its exemplars are MGSM's own "
+                "for the chosen language."
+            )
+    elif language is not None:
+        raise ValueError(f"language={language!r} applies to dataset=mgsm only.")
+    if is_variant(source) and VARIANTS[source].family == "plus" and mode == "pal":
+        raise ValueError(
+            f"dataset={source} runs with mode=cot: a program cannot say that a question has no "
+            "answer, and some GSM-Plus answers are fractions."
+        )
+
+
+@solver
+def mgsm_fewshot_prompt(prompt: MgsmPrompt, placement: Placement = DEFAULT_PLACEMENT) -> Solver:
+    """Replace the sample's messages with MGSM's prompt in the question's language."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state.messages = mgsm_messages(state.input_text, prompt, placement)
+        return state
+
+    return solve
 
 
 def _validate_parameters(fewshot: int, placement: str, votes: int, mode: str, tools: str) -> None:

@@ -1,0 +1,428 @@
+"""Where GSM-Symbolic, GSM-Plus and MGSM come from, and how their rows become paired samples.
+
+Each variant is a hub dataset pinned to a revision, or a local copy. A local copy is found in
+``$GSM8K_FAMILY_DIR/<folder>`` when that variable is set, else next to the GSM8K copy named by
+``$GSM8K_DATA_DIR`` (``Path($GSM8K_DATA_DIR).parent/<folder>``), else the hub is used:
+
+========================  =====================  ================================================
+name                      hub                    local file (in ``<folder>``)
+========================  =====================  ================================================
+``gsm-symbolic``          apple/GSM-Symbolic     ``gsm-symbolic/GSM_symbolic.jsonl``
+``gsm-symbolic-p1``       (configs main/p1/p2)   ``gsm-symbolic/GSM_p1.jsonl``
+``gsm-symbolic-p2``                              ``gsm-symbolic/GSM_p2.jsonl``
+``gsm-plus``              qintongli/GSM-Plus     ``gsm-plus/test.jsonl``
+``gsm-plus-mini``         (test / testmini)      ``gsm-plus/testmini.jsonl``
+``mgsm`` (``language``)   juletxara/mgsm         ``mgsm/mgsm_<language>.tsv`` and ``train.jsonl``
+========================  =====================  ================================================
+
+Sample ids name the GSM8K test question first, zero-padded so that text order is numeric order:
+``0473-07`` is instance 7 of the GSM-Symbolic template made from GSM8K test item 473;
+``0473-critical-thinking`` is GSM-Plus's critical-thinking perturbation of item 473; MGSM ids are
+the GSM8K test index itself (MGSM item k is GSM8K test item k).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.dataset import Sample
+
+from gsm8k.data import (
+    DATA_DIR_ENV,
+    DatasetUnavailableError,
+    LoadedSplit,
+    load_hub_files,
+    read_jsonl_with_lines,
+)
+from gsm8k.family.answers import UNANSWERABLE
+from gsm8k.numbers import normalize, parse_gold, parse_number
+
+FAMILY_DIR_ENV = "GSM8K_FAMILY_DIR"
+"""Directory holding local copies of the variants (``gsm-symbolic/``, ``gsm-plus/``, ``mgsm/``)."""
+
+INDEX_WIDTH = 4
+"""GSM8K test indices run to 1318: four digits keep string ids in numeric order."""
+
+MGSM_LANGUAGES = ("bn", "de", "en", "es", "fr", "ja", "ru", "sw", "te", "th", "zh")
+MGSM_SIZE = 250
+
+GSM_SYMBOLIC_REVISION = "93b5b3758d9d9841ffe81d6cd2ae2b030685b078"
+"""apple/GSM-Symbolic ``main`` as of its "Add data loading code snippet" commit (Dec 2024)."""
+GSM_PLUS_REVISION = "3b708db57b96a16e8e3368ed2956990c0809440e"
+"""qintongli/GSM-Plus ``main`` as of its "Upload GSM-Plus.json" commit (files in ``data/``)."""
+MGSM_REVISION = "main"
+"""juletxara/mgsm has no published pin; the commit ``main`` resolved to is recorded in the log."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One dataset of the GSM family and where its rows live."""
+
+    name: str
+    family: str
+    """``symbolic``, ``plus`` or ``mgsm``: decides how rows become samples."""
+    repo_id: str
+    revision: str
+    hub_pattern: str
+    """Files of the hub snapshot holding the rows; ``{language}`` is filled in for MGSM."""
+    split: str
+    folder: str
+    local_file: str
+
+
+VARIANTS: dict[str, Variant] = {
+    "gsm-symbolic": Variant(
+        "gsm-symbolic",
+        "symbolic",
+        "apple/GSM-Symbolic",
+        GSM_SYMBOLIC_REVISION,
+        "main/test*.jsonl",
+        "test",
+        "gsm-symbolic",
+        "GSM_symbolic.jsonl",
+    ),
+    "gsm-symbolic-p1": Variant(
+        "gsm-symbolic-p1",
+        "symbolic",
+        "apple/GSM-Symbolic",
+        GSM_SYMBOLIC_REVISION,
+        "p1/test*.jsonl",
+        "test",
+        "gsm-symbolic",
+        "GSM_p1.jsonl",
+    ),
+    "gsm-symbolic-p2": Variant(
+        "gsm-symbolic-p2",
+        "symbolic",
+        "apple/GSM-Symbolic",
+        GSM_SYMBOLIC_REVISION,
+        "p2/test*.jsonl",
+        "test",
+        "gsm-symbolic",
+        "GSM_p2.jsonl",
+    ),
+    "gsm-plus": Variant(
+        "gsm-plus",
+        "plus",
+        "qintongli/GSM-Plus",
+        GSM_PLUS_REVISION,
+        "data/test-*.jsonl",
+        "test",
+        "gsm-plus",
+        "test.jsonl",
+    ),
+    "gsm-plus-mini": Variant(
+        "gsm-plus-mini",
+        "plus",
+        "qintongli/GSM-Plus",
+        GSM_PLUS_REVISION,
+        "data/testmini-*.jsonl",
+        "testmini",
+        "gsm-plus",
+        "testmini.jsonl",
+    ),
+    "mgsm": Variant(
+        "mgsm",
+        "mgsm",
+        "juletxara/mgsm",
+        MGSM_REVISION,
+        "{language}/test-*.parquet",
+        "test",
+        "mgsm",
+        "mgsm_{language}.tsv",
+    ),
+}
+
+PLUS_PERTURBATIONS = (
+    "numerical substitution",
+    "digit expansion",
+    "integer-decimal-fraction conversion",
+    "adding operation",
+    "reversing operation",
+    "problem understanding",
+    "distraction insertion",
+    "critical thinking",
+)
+
+
+def is_variant(source: str) -> bool:
+    return source in VARIANTS
+
+
+def family_root() -> Path | None:
+    """Where local copies of the variants are looked for, if anywhere."""
+    if os.environ.get(FAMILY_DIR_ENV):
+        return Path(os.environ[FAMILY_DIR_ENV]).expanduser()
+    if os.environ.get(DATA_DIR_ENV):
+        return Path(os.environ[DATA_DIR_ENV]).expanduser().resolve().parent
+    return None
+
+
+def local_folder(variant: Variant) -> Path | None:
+    """The local copy's folder when one exists, else ``None`` (the hub is used)."""
+    root = family_root()
+    if root is None or not (root / variant.folder).is_dir():
+        return None
+    return root / variant.folder
+
+
+def load_variant(variant: Variant, language: str | None = None) -> LoadedSplit:
+    """The raw rows of a variant (one language for MGSM), from a local copy or the hub.
+
+    Raises:
+        ValueError: a local copy lacks the file, or a line is malformed (file and line named).
+        DatasetUnavailableError: the hub is needed, unreachable, and nothing is cached.
+    """
+    folder = local_folder(variant)
+    file_name = variant.local_file.format(language=language)
+    if folder is None:
+        return _load_from_hub(variant, variant.hub_pattern.format(language=language), language)
+    path = folder / file_name
+    if not path.is_file():
+        raise ValueError(
+            f"dataset={variant.name}: the local copy {folder} has no {file_name} (found: "
+            f"{', '.join(sorted(p.name for p in folder.iterdir())) or 'nothing'}). Add the file, "
+            f"or point {FAMILY_DIR_ENV} elsewhere (unset it and {DATA_DIR_ENV} to use the hub)."
+        )
+    if path.suffix == ".tsv":
+        records, lines = _read_tsv(path)
+    else:
+        records, lines = read_jsonl_with_lines(path)
+    return LoadedSplit(
+        records=records,
+        location=str(path.resolve()),
+        revision=None,
+        sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+        split=variant.split,
+        line_numbers=lines,
+    )
+
+
+def load_mgsm_exemplar_rows(language: str) -> LoadedSplit:
+    """MGSM's own worked exemplars for ``language`` (its train split, 8 per language)."""
+    variant = VARIANTS["mgsm"]
+    folder = local_folder(variant)
+    if folder is None:
+        return _load_from_hub(variant, f"{language}/train-*.parquet", language, "train")
+    path = folder / "train.jsonl"
+    if not path.is_file():
+        raise ValueError(
+            f"dataset=mgsm: the local copy {folder} has no train.jsonl with MGSM's exemplars "
+            "(rows: language, question, answer, answer_number)."
+        )
+    records, lines = read_jsonl_with_lines(path)
+    chosen = [(r, n) for r, n in zip(records, lines, strict=True) if r.get("language") == language]
+    return LoadedSplit(
+        records=[r for r, _ in chosen],
+        location=str(path.resolve()),
+        revision=None,
+        sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+        split="train",
+        line_numbers=[n for _, n in chosen],
+    )
+
+
+def _load_from_hub(
+    variant: Variant, pattern: str, language: str | None, split: str | None = None
+) -> LoadedSplit:
+    hint = (
+        f"To run offline, put a local copy of {variant.repo_id} in a folder named "
+        f"{variant.folder}/ holding {variant.local_file.format(language=language)} inside "
+        f"$GSM8K_FAMILY_DIR (or next to the GSM8K copy named by ${DATA_DIR_ENV})."
+    )
+    try:
+        return load_hub_files(
+            variant.repo_id,
+            variant.revision,
+            pattern,
+            split or variant.split,
+            pattern.split("/", 1)[0] if "/" in pattern else "",
+            offline_hint=hint,
+        )
+    except DatasetUnavailableError:
+        raise
+    except ValueError as error:
+        raise ValueError(f"dataset={variant.name}: {error} {hint}") from error
+
+
+def _read_tsv(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """MGSM's ``question<TAB>answer`` lines as records; blank lines are allowed."""
+    records: list[dict[str, Any]] = []
+    lines: list[int] = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 2:
+                raise ValueError(
+                    f"{path}:{number}: expected 'question<TAB>answer', got {len(fields)} field(s)."
+                )
+            records.append({"question": fields[0], "answer_number": fields[1]})
+            lines.append(number)
+    return records, lines
+
+
+def normalize_question(text: str) -> str:
+    """A question as compared across datasets: straight quotes, single spaces."""
+    for curly, straight in (("\u2019", "'"), ("\u2018", "'"), ("\u201c", '"'), ("\u201d", '"')):
+        text = text.replace(curly, straight)
+    return " ".join(text.split())
+
+
+def variant_samples(
+    variant: Variant,
+    loaded: LoadedSplit,
+    gsm8k_test_questions: Callable[[], list[str]],
+    language: str | None = None,
+) -> list[Sample]:
+    """Every row as a sample carrying ``metadata["gsm8k_index"]``; bad rows are errors.
+
+    Args:
+        gsm8k_test_questions: Returns the GSM8K test questions in order; called only for
+            GSM-Plus, whose rows name their GSM8K question by its text.
+
+    Raises:
+        ValueError: naming the file (and line) of a row that cannot be read, or two rows that
+            would get the same id.
+    """
+    index_of: dict[str, int] = {}
+    if variant.family == "plus":
+        index_of = {
+            normalize_question(q): i for i, q in enumerate(gsm8k_test_questions())
+        }
+    samples: list[Sample] = []
+    seen: dict[str, int] = {}
+    for row, record in enumerate(loaded.records):
+        where = (
+            f"{loaded.location}:{loaded.line_numbers[row]}"
+            if loaded.line_numbers
+            else f"{loaded.location} row {row}"
+        )
+        try:
+            if variant.family == "symbolic":
+                sample = _symbolic_sample(record, variant)
+            elif variant.family == "plus":
+                sample = _plus_sample(record, variant, index_of)
+            else:
+                sample = _mgsm_sample(record, row, language or "")
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{where}: {error}") from error
+        key = str(sample.id)
+        if key in seen:
+            raise ValueError(
+                f"{where}: sample id {key} repeats row {seen[key]}; each (GSM8K question, "
+                "instance or perturbation) must appear once."
+            )
+        seen[key] = row
+        samples.append(sample)
+    return samples
+
+
+def _symbolic_sample(record: dict[str, Any], variant: Variant) -> Sample:
+    original, instance = _whole(record, "original_id"), _whole(record, "instance")
+    question, answer = _text(record, "question"), _text(record, "answer")
+    if "####" not in answer:
+        raise ValueError("'answer' has no '#### <number>' final line.")
+    solution, final = answer.rsplit("####", 1)
+    return Sample(
+        id=f"{original:0{INDEX_WIDTH}d}-{instance:02d}",
+        input=question.strip(),
+        target=normalize(parse_gold(final)),
+        metadata={
+            "gsm8k_index": original,
+            "instance": instance,
+            "template": record.get("id"),
+            "variant": variant.name,
+            "solution": solution.strip(),
+            "original_question": record.get("original_question"),
+        },
+    )
+
+
+def _plus_sample(record: dict[str, Any], variant: Variant, index_of: dict[str, int]) -> Sample:
+    question, seed = _text(record, "question"), _text(record, "seed_question")
+    perturbation = _text(record, "perturbation_type").strip()
+    if perturbation not in PLUS_PERTURBATIONS:
+        raise ValueError(
+            f"unknown perturbation_type {perturbation!r}; expected one of "
+            f"{', '.join(PLUS_PERTURBATIONS)}."
+        )
+    index = index_of.get(normalize_question(seed))
+    if index is None:
+        raise ValueError(
+            f"seed_question {seed[:60]!r}... is not a GSM8K test question; the variant cannot "
+            "be paired with its original."
+        )
+    return Sample(
+        id=f"{index:0{INDEX_WIDTH}d}-{perturbation_slug(perturbation)}",
+        input=question.strip(),
+        target=plus_target(record.get("answer")),
+        metadata={
+            "gsm8k_index": index,
+            "perturbation": perturbation,
+            "variant": variant.name,
+            "solution": record.get("solution"),
+            "original_question": seed,
+        },
+    )
+
+
+def _mgsm_sample(record: dict[str, Any], row: int, language: str) -> Sample:
+    question = _text(record, "question")
+    answer = record.get("answer_number")
+    if answer is None or str(answer).strip() == "":
+        raise ValueError("'answer_number' is missing.")
+    if row >= MGSM_SIZE:
+        raise ValueError(f"MGSM has {MGSM_SIZE} items per language; this is item {row + 1}.")
+    return Sample(
+        # MGSM item k is GSM8K test item k, so the id is the GSM8K index itself.
+        id=row,
+        input=question.strip(),
+        target=normalize(parse_gold(str(answer))),
+        metadata={"gsm8k_index": row, "language": language, "variant": f"mgsm-{language}"},
+    )
+
+
+def plus_target(answer: Any) -> str:
+    """A GSM-Plus gold as the target text: ``NONE``, a fraction ``2/5``, or a number.
+
+    Raises:
+        ValueError: when the gold is none of these.
+    """
+    text = str(answer).strip() if answer is not None else "None"
+    if text.lower() == "none":
+        return UNANSWERABLE
+    if re.fullmatch(r"-?\d+\s*/\s*\d+", text):
+        if parse_number(text) is None:
+            raise ValueError(f"answer {text!r} divides by zero.")
+        return text.replace(" ", "")
+    value = parse_gold(text)  # raises for anything that is not a number
+    decimals = text.split(".", 1)[1] if "." in text else ""
+    # A rounded decimal keeps its written precision (4.33, not 4.33000): the grader reads it.
+    return text.replace(",", "") if decimals.rstrip("0") else normalize(value)
+
+
+def perturbation_slug(perturbation: str) -> str:
+    """``critical thinking`` → ``critical-thinking`` (sample ids, file names)."""
+    return re.sub(r"[^a-z0-9]+", "-", perturbation.lower()).strip("-")
+
+
+def _whole(record: dict[str, Any], field: str) -> int:
+    value = record.get(field)
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit():
+        raise ValueError(f"{field!r} must be a whole number, got {value!r}.")
+    return int(value)
+
+
+def _text(record: dict[str, Any], field: str) -> str:
+    value = record.get(field)
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{field!r} is missing or empty.")
+    return value
