@@ -259,9 +259,7 @@ def _read_parquet(files: list[Path]) -> list[dict[str, Any]]:
     return records
 
 
-def _require_hub(
-    repo_id: str, revision: str, config: str, offline_hint: str | None = None
-) -> None:
+def _require_hub(repo_id: str, revision: str, config: str, offline_hint: str | None = None) -> None:
     """Fail within seconds, with the offline recipe, when the hub cannot be used."""
     offline_hint = offline_hint or (
         f"To run offline, pass a local copy: -T dataset=PATH (a directory with test.jsonl and "

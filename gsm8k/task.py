@@ -384,9 +384,7 @@ def pair_with_gsm8k(samples: list[Sample], source: str, evaluation: LoadedSplit)
         return True
     platinum = source == "gsm8k-platinum"
     try:
-        index_of = {
-            normalize_question(q): i for i, q in enumerate(_gsm8k_test_questions(source))
-        }
+        index_of = {normalize_question(q): i for i, q in enumerate(_gsm8k_test_questions(source))}
     except (DatasetUnavailableError, ValueError):
         if platinum:
             raise

@@ -1,4 +1,4 @@
-"""The GSM family as task datasets: local copies, ids that pair with GSM8K, prompts, split hygiene."""
+"""The GSM family as task datasets: local copies, paired ids, prompts, split hygiene."""
 
 from __future__ import annotations
 
@@ -141,7 +141,9 @@ def test_mgsm_language_prompt_and_ids(family_data: Path) -> None:
         ({"dataset": "mgsm", "language": "fr"}, "has no mgsm_fr.tsv"),
     ],
 )
-def test_family_parameter_errors(family_data: Path, kwargs: dict[str, object], message: str) -> None:
+def test_family_parameter_errors(
+    family_data: Path, kwargs: dict[str, object], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
         gsm8k(**kwargs)  # type: ignore[arg-type]
 

@@ -1,4 +1,4 @@
-"""Gold answers that are not plain numbers: GSM-Plus's unanswerable items, fractions, rounded decimals.
+"""Gold answers that are not plain numbers: unanswerable items, fractions, rounded decimals.
 
 GSM-Plus "critical thinking" items remove a fact the question needs; their gold is ``None``, kept
 as the target :data:`UNANSWERABLE`. The GSM-Plus prompt tells the model, on every item, to write

@@ -294,9 +294,7 @@ def variant_samples(
     """
     index_of: dict[str, int] = {}
     if variant.family == "plus":
-        index_of = {
-            normalize_question(q): i for i, q in enumerate(gsm8k_test_questions())
-        }
+        index_of = {normalize_question(q): i for i, q in enumerate(gsm8k_test_questions())}
     samples: list[Sample] = []
     seen: dict[str, int] = {}
     for row, record in enumerate(loaded.records):

@@ -1,0 +1,447 @@
+"""The GSM family report: how much of a model's GSM8K score survives each variant.
+
+Given a GSM8K run and runs of the same model and settings on variants (GSM-Symbolic, GSM-Plus,
+MGSM, Platinum, ...), every variant item is paired with the GSM8K test question it was made from
+(the sample id starts with the GSM8K index: ``473``, ``0473-07``, ``0473-critical-thinking``):
+
+* accuracy per variant with a 95% interval: Wilson when each original has one item, else a normal
+  interval on standard errors clustered by original question (instances of one template are not
+  independent draws);
+* the paired drop on the same originals: per original, GSM8K correctness minus the mean over its
+  variant items; the mean drop with a paired t interval, and an exact sign test on the originals
+  that got worse versus better (McNemar's exact test when each original has one item);
+* GSM-Symbolic: accuracy per instance index (one full draw of every template), and the spread of
+  those accuracies (mean, standard deviation, min, max) as the GSM-Symbolic paper reports it;
+* GSM-Plus: a row per perturbation type; MGSM: a row per language (one run per language).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from statistics import mean, stdev
+from typing import Any
+
+from inspect_ai.log import read_eval_log
+from scipy import stats
+
+from gsm8k.compare.runs import COMPARABILITY_FIELDS, Run
+from gsm8k.compare.stats import CONFIDENCE, SIGNIFICANCE, mcnemar_exact
+
+BASELINE = "gsm8k"
+DATA_FIELDS = frozenset(
+    {"dataset", "dataset_revision", "dataset_sha256", "split", "fewshot_dataset"}
+)
+"""Settings that name the data, so they differ between variants by design."""
+_Z = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+
+
+@dataclass(frozen=True)
+class Item:
+    """One evaluated sample: the GSM8K question it pairs with, its group, and its accuracy."""
+
+    gsm8k_index: int
+    group: str | None
+    """Instance (``07``) for GSM-Symbolic, perturbation (``critical-thinking``) for GSM-Plus."""
+    accuracy: float
+
+
+@dataclass
+class FamilyRun:
+    run: Run
+    variant: str
+    language: str | None
+    paired: bool
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.variant
+
+
+@dataclass(frozen=True)
+class Drop:
+    """GSM8K accuracy minus variant accuracy on the same originals (positive: worse on the
+    variant)."""
+
+    originals: int
+    gsm8k_accuracy: float
+    variant_accuracy: float
+    drop: float
+    ci_low: float
+    ci_high: float
+    worse: int
+    better: int
+    p_value: float
+    verdict: str
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    samples: int
+    originals: int
+    accuracy: float
+    ci_low: float
+    ci_high: float
+    interval: str
+    """``wilson`` or ``clustered`` (normal interval, standard error clustered by original)."""
+    clustered_se: float
+    drop: Drop | None
+
+
+@dataclass(frozen=True)
+class Spread:
+    """GSM-Symbolic: accuracy of each instance index (one draw of every template)."""
+
+    variant: str
+    draws: int
+    mean: float
+    sd: float
+    min: float
+    max: float
+    per_draw: list[float]
+
+
+def family_runs(runs: list[Run]) -> list[FamilyRun]:
+    """Each run with its variant name (from the log's metadata) and its items."""
+    result = []
+    for run in runs:
+        metadata = read_eval_log(run.logs[-1], header_only=True).eval.metadata or {}
+        variant = metadata.get("variant")
+        family = FamilyRun(
+            run,
+            str(variant) if variant else f"unknown ({run.settings.get('dataset')})",
+            metadata.get("language"),
+            bool(metadata.get("paired_with_gsm8k")) and variant is not None,
+        )
+        if family.paired:
+            family.items = [_item(sample_id, s.accuracy) for sample_id, s in run.samples.items()]
+        result.append(family)
+    return result
+
+
+def _item(sample_id: str, accuracy: float) -> Item:
+    """The GSM8K index and group a sample id names (``473``, ``0473-07``, ``0473-distraction``)."""
+    index, _, group = sample_id.partition("-")
+    return Item(int(index), group or None, accuracy)
+
+
+def problems(runs: list[FamilyRun]) -> list[str]:
+    """Why these runs cannot be paired: different models, settings, or unpaired samples."""
+    found = []
+    models = sorted({f.run.model for f in runs})
+    if len(models) > 1:
+        found.append(f"the runs are of different models ({', '.join(models)})")
+    for name in [n for n in COMPARABILITY_FIELDS if n not in DATA_FIELDS]:
+        values = {str(f.run.settings.get(name)) for f in runs}
+        if len(values) > 1:
+            detail = "; ".join(f"{f.label}: {f.run.settings.get(name)}" for f in runs)
+            found.append(f"`{name}` differs ({detail})")
+    generations = {str(sorted(f.run.generation.items())) for f in runs}
+    if len(generations) > 1:
+        detail = "; ".join(f"{f.label}: {f.run.generation}" for f in runs)
+        found.append(f"generation settings differ ({detail})")
+    if len({f.run.epochs for f in runs}) > 1:
+        found.append("the runs have different numbers of epochs")
+    for f in runs:
+        if not f.paired:
+            found.append(f"{f.label}: its samples are not GSM8K test questions or their variants")
+    labels = [f.label for f in runs]
+    for label in sorted({x for x in labels if labels.count(x) > 1}):
+        found.append(f"several runs of {label} (one per variant, please)")
+    return found
+
+
+def build(runs: list[Run], allow_mismatch: bool = False) -> dict[str, Any]:
+    """Every number of the family report.
+
+    Raises:
+        ValueError: when there is no GSM8K run to pair the variants with.
+    """
+    families = family_runs(runs)
+    baseline = next((f for f in families if f.variant == BASELINE and f.paired), None)
+    if baseline is None:
+        found = ", ".join(f.label for f in families) or "none"
+        raise ValueError(
+            f"no GSM8K run (dataset gsm8k, test split) among the runs ({found}); the family "
+            "report pairs each variant with GSM8K."
+        )
+    issues = problems(families)
+    paired = not issues or allow_mismatch
+    gold = {item.gsm8k_index: item.accuracy for item in baseline.items}
+    variants = sorted(
+        (f for f in families if f is not baseline and f.paired),
+        key=lambda f: (f.variant.startswith("mgsm"), f.variant),
+    )
+    rows, perturbations, spreads = [], [], []
+    for family in variants:
+        rows.append(asdict(_row(family.variant, family.items, gold if paired else None)))
+        if family.variant.startswith("gsm-plus"):
+            by_type: dict[str, list[Item]] = defaultdict(list)
+            for item in family.items:
+                by_type[item.group or "-"].append(item)
+            for name in sorted(by_type):
+                row = _row(f"{family.variant} {name}", by_type[name], gold if paired else None)
+                perturbations.append(asdict(row))
+        if family.variant.startswith("gsm-symbolic"):
+            spread = _spread(family)
+            if spread is not None:
+                spreads.append(asdict(spread))
+    return {
+        "confidence": CONFIDENCE,
+        "model": baseline.run.model,
+        "settings": {k: v for k, v in baseline.run.settings.items() if k not in DATA_FIELDS},
+        "generation": baseline.run.generation,
+        "warnings": issues,
+        "paired": paired,
+        "baseline": asdict(_row(BASELINE, baseline.items, None)),
+        "variants": rows,
+        "perturbations": perturbations,
+        "symbolic_spread": spreads,
+    }
+
+
+def _row(name: str, items: list[Item], gold: dict[int, float] | None) -> Row:
+    if not items:
+        raise ValueError(f"{name}: no completed samples")
+    accuracy = mean(item.accuracy for item in items)
+    clusters: dict[int, list[float]] = defaultdict(list)
+    for item in items:
+        clusters[item.gsm8k_index].append(item.accuracy)
+    se = clustered_standard_error(list(clusters.values()))
+    if all(len(values) == 1 for values in clusters.values()) and all(
+        item.accuracy in (0.0, 1.0) for item in items
+    ):
+        interval = stats.binomtest(round(sum(i.accuracy for i in items)), len(items))
+        ci = interval.proportion_ci(CONFIDENCE, "wilson")
+        low, high, kind = float(ci.low), float(ci.high), "wilson"
+    else:
+        low, high, kind = max(0.0, accuracy - _Z * se), min(1.0, accuracy + _Z * se), "clustered"
+    return Row(
+        name=name,
+        samples=len(items),
+        originals=len(clusters),
+        accuracy=accuracy,
+        ci_low=low,
+        ci_high=high,
+        interval=kind,
+        clustered_se=se,
+        drop=None if gold is None else paired_drop(clusters, gold),
+    )
+
+
+def clustered_standard_error(clusters: list[list[float]]) -> float:
+    """Standard error of the overall mean with observations clustered (by original question).
+
+    The cluster-robust (CR1) estimator: sqrt(G/(G-1) · Σ_g (Σ_i (y_gi − ȳ))²) / N. With one
+    observation per cluster it is the usual sqrt(Σ (y − ȳ)² / (N (N−1))).
+    """
+    count = sum(len(c) for c in clusters)
+    groups = len(clusters)
+    if groups < 2:
+        return 0.0
+    overall = sum(sum(c) for c in clusters) / count
+    spread = sum(sum(y - overall for y in c) ** 2 for c in clusters)
+    return math.sqrt(groups / (groups - 1) * spread) / count
+
+
+def paired_drop(clusters: dict[int, list[float]], gold: dict[int, float]) -> Drop | None:
+    """GSM8K minus the variant on the originals both have, per original."""
+    common = sorted(set(clusters) & set(gold))
+    if not common:
+        return None
+    original = [gold[i] for i in common]
+    variant = [mean(clusters[i]) for i in common]
+    differences = [o - v for o, v in zip(original, variant, strict=True)]
+    drop = mean(differences)
+    if len(common) < 2 or len(set(differences)) == 1:
+        low = high = drop
+    else:
+        interval = stats.ttest_rel(original, variant).confidence_interval(CONFIDENCE)
+        # A drop lies in [-1, 1]; with few originals the t interval reaches past both ends.
+        low, high = max(-1.0, float(interval.low)), min(1.0, float(interval.high))
+    worse = sum(d > 0 for d in differences)
+    better = sum(d < 0 for d in differences)
+    p_value = mcnemar_exact(worse, better)
+    if p_value < SIGNIFICANCE and drop > 0:
+        verdict = f"worse on the variant (p={p_value:.3g})"
+    elif p_value < SIGNIFICANCE and drop < 0:
+        verdict = f"better on the variant (p={p_value:.3g})"
+    else:
+        verdict = f"no detectable change (p={p_value:.3g})"
+    return Drop(
+        originals=len(common),
+        gsm8k_accuracy=mean(original),
+        variant_accuracy=mean(variant),
+        drop=drop,
+        ci_low=low,
+        ci_high=high,
+        worse=worse,
+        better=better,
+        p_value=p_value,
+        verdict=verdict,
+    )
+
+
+def _spread(family: FamilyRun) -> Spread | None:
+    draws: dict[str, list[float]] = defaultdict(list)
+    for item in family.items:
+        if item.group is not None:
+            draws[item.group].append(item.accuracy)
+    if not draws:
+        return None
+    per_draw = [mean(draws[k]) for k in sorted(draws)]
+    return Spread(
+        variant=family.variant,
+        draws=len(per_draw),
+        mean=mean(per_draw),
+        sd=stdev(per_draw) if len(per_draw) > 1 else 0.0,
+        min=min(per_draw),
+        max=max(per_draw),
+        per_draw=per_draw,
+    )
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as Markdown."""
+    lines = [f"# GSM family report: {report['model']}", ""]
+    if report["warnings"]:
+        lines += ["> **Warning: these runs cannot be paired as they are.**", ">"]
+        lines += [f"> - {problem}" for problem in report["warnings"]]
+        if not report["paired"]:
+            lines += [
+                ">",
+                "> No drops computed. Re-run with matching settings, or pass `--allow-mismatch`.",
+            ]
+        lines.append("")
+    settings = ", ".join(f"{k}={v}" for k, v in report["settings"].items() if v is not None)
+    generation = ", ".join(f"{k}={v}" for k, v in report["generation"].items())
+    lines += [f"Settings: {settings}" + (f"; generation: {generation}" if generation else ""), ""]
+    lines += ["## Accuracy and paired drop from GSM8K", ""]
+    lines += _table([report["baseline"], *report["variants"]])
+    if report["perturbations"]:
+        lines += ["", "## GSM-Plus by perturbation", ""]
+        lines += _table(report["perturbations"])
+    for spread in report["symbolic_spread"]:
+        lines += [
+            "",
+            f"## {spread['variant']}: accuracy across {spread['draws']} draws",
+            "",
+            f"Each draw is one instance of every template. Mean {spread['mean']:.1%}, "
+            f"sd {spread['sd']:.1%}, min {spread['min']:.1%}, max {spread['max']:.1%}.",
+            "",
+            "| draw | " + " | ".join(str(i) for i in range(len(spread["per_draw"]))) + " |",
+            "|---|" + "---|" * len(spread["per_draw"]),
+            "| accuracy | " + " | ".join(f"{a:.0%}" for a in spread["per_draw"]) + " |",
+        ]
+    lines += [
+        "",
+        "Drop = GSM8K accuracy − variant accuracy on the same original questions (per original: "
+        "the mean over its variant items), with a paired t interval; worse/better count the "
+        "originals whose variant mean fell below/rose above their GSM8K result; p is the exact "
+        "sign test on those counts (McNemar's exact test with one item per original). Accuracy "
+        "intervals are Wilson intervals, or (marked c) normal intervals on standard errors "
+        "clustered by original question when an original has several items.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _table(rows: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "| dataset | samples | originals | accuracy (95% CI) | drop (95% CI) | worse | better "
+        "| p | verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        drop = row["drop"]
+        accuracy = f"{row['accuracy']:.1%} ({row['ci_low']:.1%}–{row['ci_high']:.1%})"
+        if row["interval"] == "clustered":
+            accuracy += " c"
+        if drop is None:
+            paired = "| - | - | - | - | - |"
+        else:
+            paired = (
+                f"| {100 * drop['drop']:+.1f} pp ({100 * drop['ci_low']:+.1f} to "
+                f"{100 * drop['ci_high']:+.1f}) | {drop['worse']} | {drop['better']} "
+                f"| {drop['p_value']:.3g} | {drop['verdict']} |"
+            )
+        lines.append(
+            f"| {row['name']} | {row['samples']} | {row['originals']} | {accuracy} {paired}"
+        )
+    return lines
+
+
+def drop_plot(report: dict[str, Any], path: Any) -> None:
+    """Each variant's (and perturbation's) drop with its interval, to a PNG/SVG/PDF file."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in [*report["variants"], *report["perturbations"]] if r["drop"]]
+    rows.reverse()
+    figure, axes = plt.subplots(figsize=(9, 1.4 + 0.45 * max(1, len(rows))))
+    positions = list(range(len(rows)))
+    drops = [100 * r["drop"]["drop"] for r in rows]
+    below = [100 * (r["drop"]["drop"] - r["drop"]["ci_low"]) for r in rows]
+    above = [100 * (r["drop"]["ci_high"] - r["drop"]["drop"]) for r in rows]
+    axes.errorbar(drops, positions, xerr=[below, above], fmt="o", capsize=4, color="tab:red")
+    axes.axvline(0, color="grey", linewidth=1)
+    axes.set_yticks(positions, [f"{r['name']} (n={r['drop']['originals']})" for r in rows])
+    axes.set_xlabel(
+        f"drop from GSM8K, percentage points ({int(100 * report['confidence'])}% CI; "
+        "right = worse on the variant)"
+    )
+    axes.set_title(f"GSM family: {report['model']}")
+    axes.grid(axis="x", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=150)
+    plt.close(figure)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``gsm8k-family LOG_DIR``: the family report for one model's GSM8K and variant runs."""
+    import argparse
+    import json
+    import sys
+    from pathlib import Path
+
+    from gsm8k.compare.runs import load_runs
+
+    parser = argparse.ArgumentParser(
+        prog="gsm8k-family",
+        description="Pair one model's GSM-family runs with its GSM8K run: accuracy per variant, "
+        "the paired drop on the same original questions, GSM-Symbolic's spread across draws.",
+    )
+    parser.add_argument("log_dir", nargs="?", default="logs", help="directory of Inspect logs")
+    parser.add_argument("--png", type=Path, help="write a plot of the drops here")
+    parser.add_argument("--json", type=Path, help="write the report's numbers here as JSON")
+    parser.add_argument(
+        "--allow-mismatch",
+        action="store_true",
+        help="pair runs even when their models or settings differ",
+    )
+    args = parser.parse_args(argv)
+    if not Path(args.log_dir).is_dir():
+        print(f"gsm8k-family: {args.log_dir} is not a directory", file=sys.stderr)
+        return 2
+    try:
+        report = build(load_runs(args.log_dir), args.allow_mismatch)
+    except ValueError as error:
+        print(f"gsm8k-family: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.write(markdown(report))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+    if args.png:
+        drop_plot(report, args.png)
+    return 0 if report["paired"] else EXIT_NOT_PAIRED
+
+
+EXIT_NOT_PAIRED = 3
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

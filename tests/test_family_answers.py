@@ -1,0 +1,114 @@
+"""GSM-Plus golds: unanswerable items, fractions and rounded decimals; MGSM answer phrases."""
+
+from __future__ import annotations
+
+import pytest
+
+from gsm8k.family.answers import declares_unanswerable
+from gsm8k.family.sources import MGSM_LANGUAGES
+from gsm8k.scorer import grade, score_values
+
+
+@pytest.mark.parametrize(
+    ("completion", "correct"),
+    [
+        ("We do not know how many eggs she eats.\nANSWER: NONE", True),
+        ("ANSWER: none", True),
+        ("**ANSWER:** N/A", True),
+        ("ANSWER: cannot be determined", True),
+        ("ANSWER: The question does not give enough information", True),
+        ("The number of eggs is not given, so the answer cannot be determined.", True),
+        ("There is not enough information to answer this question.", True),
+        ("She makes 9 * 2 = 18 dollars.\nANSWER: 18", False),
+        ("It cannot be determined at first, but 9 * 2 = 18.\nANSWER: 18", False),
+        ("It cannot be determined exactly. The answer is 18.", False),
+        ("She makes 18 dollars.", False),
+        ("", False),
+        ("ANSWER: NONE\nWait, actually 9 * 2 = 18.\nANSWER: 18", False),
+        ("ANSWER: 18\nOn reflection the question lacks a number.\nANSWER: NONE", True),
+    ],
+)
+def test_unanswerable_target(completion: str, correct: bool) -> None:
+    extraction, verdict = grade(completion, "NONE")
+    assert verdict is correct
+    if correct:
+        assert extraction.answer == "NONE"
+        assert score_values(extraction, verdict, False)["no_answer"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "completion",
+    ["9 * 2 = 18\nANSWER: NONE", "ANSWER: unknown", "Hmm.\nANSWER: cannot be determined"],
+)
+def test_saying_none_to_an_answerable_question_is_wrong(completion: str) -> None:
+    extraction, correct = grade(completion, "18")
+    assert not correct
+    assert extraction.answer == "NONE"
+
+
+def test_prose_that_mentions_none_does_not_declare() -> None:
+    assert declares_unanswerable("None of the eggs are left over, so she sells 9.") is None
+    assert declares_unanswerable("ANSWER: 18 (none left over)") is None
+    assert grade("None of the eggs are wasted.\nANSWER: 18", "18")[1]
+
+
+@pytest.mark.parametrize(
+    ("completion", "target", "correct"),
+    [
+        ("ANSWER: 0.4", "2/5", True),
+        ("ANSWER: 2/5", "2/5", True),
+        ("ANSWER: \\frac{2}{5}", "2/5", True),
+        ("ANSWER: 40%", "2/5", False),
+        ("ANSWER: 0.41", "2/5", False),
+        ("ANSWER: 1/3", "1/3", True),
+        ("ANSWER: 0.333333", "1/3", True),
+        ("ANSWER: 0.33", "1/3", False),
+        ("ANSWER: 4.33", "4.33", True),
+        ("ANSWER: 4.333", "4.33", True),
+        ("ANSWER: 13/3", "4.33", True),
+        ("ANSWER: 4.3", "4.33", False),
+        ("ANSWER: 4.34", "4.33", False),
+        ("ANSWER: 4", "4.33", False),
+        ("ANSWER: 33.333", "33.33", True),
+        ("ANSWER: 3.5", "3.5", True),
+        ("ANSWER: 3.54", "3.5", False),
+        ("ANSWER: 7/2", "3.5", True),
+        ("no number at all", "2/5", False),
+        ("ANSWER: -0.25", "-1/4", True),
+    ],
+)
+def test_fraction_and_decimal_targets(completion: str, target: str, correct: bool) -> None:
+    assert grade(completion, target)[1] is correct
+
+
+def test_integer_targets_are_unchanged() -> None:
+    assert grade("ANSWER: 18", "18")[1]
+    assert not grade("ANSWER: 18.4", "18")[1]
+    assert not grade("ANSWER: 123459", "123456")[1]
+
+
+# MGSM: an output in the style of each language's exemplars, ending with its answer phrase.
+MGSM_OUTPUTS = {
+    "en": "Ann has 12 - 5 = 7 apples left. The answer is 7.",
+    "de": "Anna hat 12 - 5 = 7 Äpfel übrig. Die Antwort ist 7.",
+    "es": "Ana tiene 12 - 5 = 7 manzanas. La respuesta es 7.",
+    "fr": "Anne a 12 - 5 = 7 pommes. La réponse est 7.",
+    "ru": "У Анны осталось 12 - 5 = 7 яблок. Ответ — 7.",
+    "ja": "アンは12 - 5 = 7個のりんごを持っています。答えは7です。",
+    "zh": "安有 12 - 5 = 7 个苹果。答案是 7。",
+    "bn": "আনার কাছে 12 - 5 = 7টি আপেল আছে। উত্তর হল 7।",
+    "th": "แอนมีแอปเปิล 12 - 5 = 7 ลูก คำตอบคือ 7",
+    "te": "ఆన్ వద్ద 12 - 5 = 7 ఆపిల్స్ ఉన్నాయి. సమాధానం 7.",
+    "sw": "Ana ana tufaha 12 - 5 = 7. Jibu ni 7.",
+}
+
+
+def test_every_mgsm_language_is_covered() -> None:
+    assert sorted(MGSM_OUTPUTS) == sorted(MGSM_LANGUAGES)
+
+
+@pytest.mark.parametrize("language", MGSM_LANGUAGES)
+def test_mgsm_answer_phrase_grades(language: str) -> None:
+    output = MGSM_OUTPUTS[language]
+    assert grade(output, "7")[1], language
+    assert not grade(output, "12")[1], language
