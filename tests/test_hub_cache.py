@@ -75,7 +75,12 @@ def test_platinum_records_the_commit_main_resolved_to(offline_cache: Path) -> No
             "main/train-00000-of-00001.parquet": {
                 "question": ["Different train question?"],
                 "answer": ["1 + 1\n#### 2"],
-            }
+            },
+            # Platinum's rows are paired with GSM8K test items by question (ids 1 and 3 here).
+            "main/test-00000-of-00001.parquet": {
+                "question": ["Dropped 0?", ROWS["question"][0], "Dropped 2?", ROWS["question"][1]],
+                "answer": ["#### 1", ROWS["answer"][0], "#### 1", ROWS["answer"][1]],
+            },
         },
     )
     task = gsm8k(dataset="gsm8k-platinum", fewshot=1)
@@ -84,6 +89,7 @@ def test_platinum_records_the_commit_main_resolved_to(offline_cache: Path) -> No
     assert task.metadata["dataset_revision"] == commit
     assert task.metadata["fewshot_dataset"] == f"hf://openai/gsm8k@{GSM8K_REVISION}/main/train"
     assert [s.target for s in task.dataset] == ["7", "2.5"]
+    assert [s.id for s in task.dataset] == [1, 3]
 
 
 @pytest.mark.network
