@@ -94,7 +94,7 @@ def gsm8k_grader() -> Scorer:
 def explain(extraction: Extraction, target: str, correct: bool, truncated: bool) -> str:
     """One readable sentence for ``inspect view``."""
     cut = " Output was truncated at the token limit." if truncated else ""
-    if extraction.value is None:
+    if extraction.answer is None:
         return f"No answer found (target {target}).{cut}"
     verdict = "correct" if correct else "incorrect"
     return (

@@ -6,7 +6,7 @@ import pytest
 
 from gsm8k.family.answers import declares_unanswerable
 from gsm8k.family.sources import MGSM_LANGUAGES
-from gsm8k.scorer import grade, score_values
+from gsm8k.scorer import explain, grade, score_values
 
 
 @pytest.mark.parametrize(
@@ -44,6 +44,14 @@ def test_saying_none_to_an_answerable_question_is_wrong(completion: str) -> None
     extraction, correct = grade(completion, "18")
     assert not correct
     assert extraction.answer == "NONE"
+
+
+def test_a_declared_none_is_explained_as_an_answer() -> None:
+    extraction, correct = grade("Eggs eaten are not given.\nANSWER: NONE", "NONE")
+    assert extraction.rule == "answer_line" and extraction.format_followed
+    assert explain(extraction, "NONE", correct, False).startswith("Answer NONE via rule")
+    prose, _ = grade("The question cannot be answered without the price.", "NONE")
+    assert prose.rule == "answer_is" and not prose.format_followed
 
 
 def test_prose_that_mentions_none_does_not_declare() -> None:

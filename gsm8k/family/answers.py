@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from gsm8k.extract import Extraction, extract_answer
+from gsm8k.extract import Extraction, Rule, extract_answer
 from gsm8k.numbers import parse_number
 
 UNANSWERABLE = "NONE"
@@ -90,7 +90,9 @@ def grade_special_target(
         extraction = extract_answer(completion, truncated=truncated)
         stated_number = extraction.value is not None and extraction.rule != "last_number"
         if declared is not None and not (stated_number and not _has_answer_line(completion)):
-            return Declaration(None, "answer_line", _has_answer_line(completion), declared), True
+            on_line = _has_answer_line(completion)
+            rule: Rule = "answer_line" if on_line else "answer_is"
+            return Declaration(None, rule, on_line, declared), True
         return extraction, False
     if declared is not None and _has_answer_line(completion):
         return Declaration(None, "answer_line", True, declared), False
