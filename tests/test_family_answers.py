@@ -89,6 +89,21 @@ def test_fraction_and_decimal_targets(completion: str, target: str, correct: boo
     assert grade(completion, target)[1] is correct
 
 
+@pytest.mark.parametrize("target", ["NONE", "2/5", "4.33", "18"])
+def test_hostile_outputs(target: str) -> None:
+    huge = "9" * 5000
+    for completion in (
+        f"ANSWER: {huge}",
+        f"ANSWER: {huge}.333",
+        "\n" * 100_000 + "ANSWER: NONE",
+        "cannot " * 20_000,
+        "does not give " + "x" * 100_000 + " information",
+    ):
+        extraction, correct = grade(completion, target)
+        assert isinstance(correct, bool)
+    assert grade("\n" * 100_000 + "ANSWER: NONE", "NONE")[1]
+
+
 def test_integer_targets_are_unchanged() -> None:
     assert grade("ANSWER: 18", "18")[1]
     assert not grade("ANSWER: 18.4", "18")[1]

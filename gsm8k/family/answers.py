@@ -106,6 +106,8 @@ def grade_special_target(
     if decimals is None:
         return extraction, abs(extraction.value - value) <= Decimal("1e-6")
     step = Decimal(1).scaleb(-decimals)
+    if abs(extraction.value - value) >= step:
+        return extraction, False  # also keeps quantize away from huge values it cannot hold
     return extraction, extraction.value.quantize(step, rounding=ROUND_HALF_UP) == value
 
 
