@@ -99,8 +99,7 @@ def test_hostile_outputs(target: str) -> None:
         "cannot " * 20_000,
         "does not give " + "x" * 100_000 + " information",
     ):
-        extraction, correct = grade(completion, target)
-        assert isinstance(correct, bool)
+        assert isinstance(grade(completion, target)[1], bool)
     assert grade("\n" * 100_000 + "ANSWER: NONE", "NONE")[1]
 
 
