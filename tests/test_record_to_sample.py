@@ -39,7 +39,7 @@ def test_verbatim_record_keeps_question_target_and_solution() -> None:
 def test_gold_final_is_normalized(final: str, target: str) -> None:
     sample = record_to_sample({"question": "Q?", "answer": f"steps\n#### {final}"}, 3, "train")
     assert sample.target == target
-    assert sample.id == "train-3"
+    assert sample.id == 3
 
 
 @pytest.mark.parametrize(
