@@ -31,7 +31,17 @@ from gsm8k.compare.stats import CONFIDENCE, SIGNIFICANCE, mcnemar_exact
 
 BASELINE = "gsm8k"
 DATA_FIELDS = frozenset(
-    {"dataset", "dataset_revision", "dataset_sha256", "split", "fewshot_dataset"}
+    {
+        "dataset",
+        "dataset_revision",
+        "dataset_sha256",
+        "split",
+        "fewshot_dataset",
+        "fewshot_revision",
+        "variant",
+        "language",
+        "paired_with_gsm8k",
+    }
 )
 """Settings that name the data, so they differ between variants by design."""
 _Z = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
@@ -117,7 +127,9 @@ def family_runs(runs: list[Run]) -> list[FamilyRun]:
             bool(metadata.get("paired_with_gsm8k")) and variant is not None,
         )
         if family.paired:
-            family.items = [_item(sample_id, s.accuracy) for sample_id, s in run.samples.items()]
+            family.items = [
+                _item(str(sample_id), s.accuracy) for sample_id, s in run.samples.items()
+            ]
         result.append(family)
     return result
 
@@ -143,6 +155,9 @@ def problems(runs: list[FamilyRun]) -> list[str]:
     if len(generations) > 1:
         detail = "; ".join(f"{f.label}: {f.run.generation}" for f in runs)
         found.append(f"generation settings differ ({detail})")
+    model_args = {str(sorted(getattr(f.run, "model_args", {}).items())) for f in runs}
+    if len(model_args) > 1:
+        found.append("the runs' model arguments (-M) differ")
     if len({f.run.epochs for f in runs}) > 1:
         found.append("the runs have different numbers of epochs")
     for f in runs:
