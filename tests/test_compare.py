@@ -5,14 +5,33 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from statistics import mean, stdev
 from typing import Any
 
 import pytest
+from inspect_ai.log import (
+    EvalConfig,
+    EvalError,
+    EvalLog,
+    list_eval_logs,
+    read_eval_log,
+    write_eval_log,
+)
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
 from scipy.stats import t as student_t
 
+from gsm8k.compare import settings
 from gsm8k.compare.cli import EXIT_NOT_COMPARABLE, main
+from gsm8k.compare.display import id_ranges, shorten_paths
+from gsm8k.compare.settings import (
+    EVAL_OPERATIONAL_FIELDS,
+    EVAL_OUTPUT_FIELDS,
+    GENERATION_OPERATIONAL_FIELDS,
+    GENERATION_OUTPUT_FIELDS,
+)
 from gsm8k.task import gsm8k
 from tests.scripted import run_eval, scripted_model
 
@@ -20,6 +39,17 @@ QUESTIONS = 40
 A_WRONG = {0, 1, 2, 3}  # model A: 36/40 = 90%
 B_WRONG = {4, 5, 6, 7, 8, 9}  # model B: 34/40 = 85%
 Z95 = 1.959963984540054
+EVAL_ARGS = (
+    "limit",
+    "fail_on_error",
+    "temperature",
+    "seed",
+    "max_tokens",
+    "max_connections",
+    "max_retries",
+    "timeout",
+)
+"""Arguments of ``evaluate`` that go to Inspect's eval() rather than to the task."""
 
 
 def write_dataset(root: Path) -> Path:
@@ -54,7 +84,7 @@ def evaluate(
     fail: set[int] | None = None,
     **task_args: Any,
 ) -> None:
-    eval_args = {key: task_args.pop(key) for key in ("limit", "fail_on_error") if key in task_args}
+    eval_args = {key: task_args.pop(key) for key in EVAL_ARGS if key in task_args}
     run_eval(
         gsm8k(dataset=str(data), fewshot=2, **task_args),
         scripted_model(answerer(wrong, fail), name=name),
@@ -142,7 +172,8 @@ def test_mismatched_settings_are_refused(
     evaluate(data, tmp_path / "logs", "model-b", B_WRONG, fewshot_seed=7)
     code, text = run_report([str(tmp_path / "logs")], capsys)
     assert code == EXIT_NOT_COMPARABLE
-    assert "not directly comparable" in text and "`fewshot_seed` differs" in text
+    assert "not directly comparable" in text
+    assert "`fewshot_seed`: 42 → mockllm/model-a; 7 → mockllm/model-b" in text
     assert "Pairwise" not in text
     code, text = run_report([str(tmp_path / "logs"), "--allow-mismatch"], capsys)
     assert code == 0 and "Pairwise" in text and "not directly comparable" in text
@@ -156,7 +187,8 @@ def test_different_sample_sets_are_flagged(
     evaluate(data, tmp_path / "logs", "model-b", B_WRONG)
     code, text = run_report([str(tmp_path / "logs")], capsys)
     assert code == EXIT_NOT_COMPARABLE
-    assert "cover different samples" in text and "30 in common" in text
+    assert "samples: 30 (0–29) → mockllm/model-a; 40 (0–39) → mockllm/model-b" in text
+    assert "30 in common" in text
 
 
 def test_failed_samples_are_not_counted_until_retried(
@@ -166,12 +198,16 @@ def test_failed_samples_are_not_counted_until_retried(
     logs = tmp_path / "logs"
     evaluate(data, logs, "model-a", A_WRONG, fail={10, 11}, fail_on_error=False)
     report_file = tmp_path / "r.json"
-    run_report([str(logs), "--json", str(report_file)], capsys)
-    assert json.loads(report_file.read_text())["runs"][0]["samples"] == 38
+    _, text = run_report([str(logs), "--json", str(report_file)], capsys)
+    [partial] = json.loads(report_file.read_text())["runs"]
+    assert partial["samples"] == 38 and not partial["complete"]
+    assert partial["missing_samples"] == [10, 11]
+    assert "| 38 of 40 (incomplete) |" in text and "missing 10–11" in text
     evaluate(data, logs, "model-a", A_WRONG)
     run_report([str(logs), "--json", str(report_file)], capsys)
     [run] = json.loads(report_file.read_text())["runs"]
     assert run["samples"] == 40 and run["accuracy"] == pytest.approx(0.9)
+    assert run["complete"] and run["missing_samples"] == []
 
 
 def test_forest_plot_is_written(
@@ -218,3 +254,397 @@ def test_epochs_report_mean_accuracy_and_majority_vote(
     assert run["accuracy"] == pytest.approx(2 / 3)
     assert run["majority_accuracy"] == 1.0
     assert "100.0% (k=3)" in text
+
+
+# --- What identifies a run -------------------------------------------------------------------
+
+
+def test_every_inspect_setting_is_classified() -> None:
+    """A field a newer Inspect adds fails here until it is classified (until then it counts as
+    output-affecting, which can only split runs, never merge different experiments)."""
+    generation = set(GenerateConfig.model_fields)
+    assert generation <= GENERATION_OUTPUT_FIELDS | GENERATION_OPERATIONAL_FIELDS
+    assert not GENERATION_OUTPUT_FIELDS & GENERATION_OPERATIONAL_FIELDS
+    evaluation = set(EvalConfig.model_fields)
+    assert evaluation <= EVAL_OUTPUT_FIELDS | EVAL_OPERATIONAL_FIELDS
+    assert not EVAL_OUTPUT_FIELDS & EVAL_OPERATIONAL_FIELDS
+    for name in ("temperature", "top_p", "top_k", "seed", "max_tokens", "stop_seqs"):
+        assert name in GENERATION_OUTPUT_FIELDS
+    for name in ("reasoning_effort", "reasoning_tokens", "reasoning_summary", "system_message"):
+        assert name in GENERATION_OUTPUT_FIELDS
+    for name in ("max_connections", "max_retries", "timeout", "attempt_timeout"):
+        assert name in GENERATION_OPERATIONAL_FIELDS
+
+
+def test_unclassified_generation_field_counts_as_output_affecting(
+    base_log: EvalLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = base_log.model_copy(deep=True)
+    log.plan.config.verbosity = "low"
+    monkeypatch.setattr(settings, "GENERATION_OUTPUT_FIELDS", frozenset())
+    assert settings.generation_settings(log)["verbosity"] == "low"
+
+
+def test_temperature_mismatch_is_flagged_and_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    logs = tmp_path / "logs"
+    evaluate(data, logs, "model-a", A_WRONG, limit=10, temperature=0.0)
+    evaluate(data, logs, "model-b", B_WRONG, limit=10, temperature=0.8)
+    code, text = run_report([str(logs)], capsys)
+    assert code == EXIT_NOT_COMPARABLE
+    assert "> - `temperature`: 0.0 → mockllm/model-a; 0.8 → mockllm/model-b" in text
+    assert "Pairwise" not in text
+    code, text = run_report([str(logs), "--allow-mismatch"], capsys)
+    assert code == 0 and "Pairwise" in text and "`temperature`" in text
+
+    # The same model at two temperatures is two runs, labelled by what differs.
+    evaluate(data, logs, "model-a", A_WRONG, limit=10, temperature=0.8)
+    out = tmp_path / "r.json"
+    run_report([str(logs), "--json", str(out), "--allow-mismatch"], capsys)
+    labels = {r["label"] for r in json.loads(out.read_text())["runs"]}
+    assert labels == {
+        "mockllm/model-a [temperature=0.0]",
+        "mockllm/model-a [temperature=0.8]",
+        "mockllm/model-b",
+    }
+
+
+def test_connection_retry_and_timeout_settings_neither_split_nor_flag_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data")
+    logs = tmp_path / "logs"
+    # An interrupted run resumed with other operational settings is still one run.
+    evaluate(data, logs, "model-a", A_WRONG, limit=5, max_connections=1)
+    evaluate(data, logs, "model-a", A_WRONG, limit=10, max_connections=4, max_retries=2, timeout=30)
+    evaluate(data, logs, "model-b", B_WRONG, limit=10, max_connections=2)
+    out = tmp_path / "r.json"
+    code, text = run_report([str(logs), "--json", str(out)], capsys)
+    assert code == 0
+    report = json.loads(out.read_text())
+    assert report["warnings"] == [] and report["ranked"]
+    runs = {r["label"]: r for r in report["runs"]}
+    assert set(runs) == {"mockllm/model-a", "mockllm/model-b"}
+    assert runs["mockllm/model-a"]["logs"] == 2 and runs["mockllm/model-a"]["samples"] == 10
+    assert "max_connections" not in text and "max_retries" not in text
+
+
+def test_model_arguments_are_compared_within_a_provider(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def with_args(model: str, args: dict[str, Any]) -> Callable[[EvalLog], None]:
+        def edit(log: EvalLog) -> None:
+            log.eval.model, log.eval.model_args = model, args
+
+        return edit
+
+    logs = tmp_path / "logs"
+    write_clone(base_log, logs, "x", with_args("gguf/x", {"repeat_penalty": 1.1, "n_threads": 2}))
+    write_clone(base_log, logs, "y", with_args("gguf/y", {"n_threads": 1}))
+    write_clone(base_log, logs, "z", with_args("openai-api/server/z", {"api_key": "k"}))
+    code, text = run_report([str(logs)], capsys)
+    assert code == EXIT_NOT_COMPARABLE
+    assert "> - `model_args.repeat_penalty`: 1.1 → gguf/x; unset → gguf/y" in text
+    assert "n_threads" not in text and "api_key" not in text and "openai-api" not in warnings(text)
+
+
+# --- Partial, failed and unreadable logs -------------------------------------------------------
+
+
+def test_cancelled_and_started_logs_are_marked_incomplete(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def stopped(status: str, model: str, keep: int) -> Callable[[EvalLog], None]:
+        def edit(log: EvalLog) -> None:
+            log.status = status  # type: ignore[assignment]
+            log.eval.model = model
+            log.samples = [s for s in log.samples or [] if int(s.id) < keep]
+
+        return edit
+
+    logs = tmp_path / "logs"
+    write_clone(base_log, logs, "cancelled", stopped("cancelled", "mockllm/model-a", 12))
+    write_clone(base_log, logs, "started", stopped("started", "mockllm/model-b", 12))
+    out = tmp_path / "r.json"
+    code, text = run_report([str(logs), "--json", str(out)], capsys)
+    assert code == 0  # same 12 samples, same settings: comparable, but said to be partial
+    report = json.loads(out.read_text())
+    for run in report["runs"]:
+        assert run["samples"] == 12 and run["planned_samples"] == QUESTIONS
+        assert not run["complete"] and run["missing_samples"] == list(range(12, QUESTIONS))
+    assert "| mockllm/model-a | 12 of 40 (incomplete) |" in text
+    assert "**Incomplete runs**" in text
+    assert "mockllm/model-a: 12 of 40 samples completed; missing 12–39." in text
+    assert "(cancelled)" in text and "(started)" in text
+    assert str(tmp_path) not in text  # log paths are shown relative to the log directory
+
+
+def test_a_run_whose_every_sample_failed_is_named_not_fatal(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def all_failed(log: EvalLog) -> None:
+        log.eval.model, log.status = "mockllm/broken", "error"
+        for sample in log.samples or []:
+            sample.error = EvalError(message="boom", traceback="", traceback_ansi="")
+
+    logs = tmp_path / "logs"
+    write_clone(base_log, logs, "good", lambda log: None)
+    write_clone(base_log, logs, "broken", all_failed)
+    code, text = run_report([str(logs)], capsys)
+    assert code == 0
+    assert "mockllm/broken: no completed sample, left out" in text
+    assert "| mockllm/model-a | 40 |" in text
+
+
+def test_unreadable_logs_are_named_and_skipped(
+    comparable_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path / "logs"
+    shutil.copytree(comparable_logs, logs)
+    real = sorted(logs.glob("*.eval"))[0].read_bytes()
+    (logs / "2026-01-01T00-00-00+00-00_gsm8k_garbage.eval").write_bytes(b"not a zip file at all")
+    (logs / "2026-01-01T00-00-01+00-00_gsm8k_truncated.eval").write_bytes(real[: len(real) // 2])
+    (logs / "2026-01-01T00-00-02+00-00_gsm8k_broken.json").write_text('{"version": 2, "eval": ')
+    (logs / "nested").mkdir()
+    (logs / "nested" / "empty.eval").write_bytes(b"")
+    code = main([str(logs)])
+    captured = capsys.readouterr()
+    assert code == 0
+    for name in ("_garbage.eval", "_truncated.eval", "_broken.json", "nested/empty.eval"):
+        [line] = [line for line in captured.err.splitlines() if name in line]
+        assert line.startswith("gsm8k-compare: warning: skipped ") and "cannot be read" in line
+        assert str(tmp_path) not in line
+    assert "Traceback" not in captured.err + captured.out
+    assert "| mockllm/model-a | 40 | 90.0% (" in captured.out
+    assert "**Logs skipped:**" in captured.out and "_garbage.eval: cannot be read" in captured.out
+
+
+def test_only_unreadable_logs_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "2026-01-01T00-00-00+00-00_gsm8k_x.eval").write_bytes(b"\x00" * 100)
+    assert main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "skipped 2026-01-01T00-00-00+00-00_gsm8k_x.eval" in err and "no GSM8K logs" in err
+    assert "Traceback" not in err
+
+
+# --- Many runs, old logs, program-aided logs, reasoning tokens ---------------------------------
+
+
+def test_mismatch_warning_stays_readable_on_twenty_runs(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def variant(index: int) -> Callable[[EvalLog], None]:
+        def edit(log: EvalLog) -> None:
+            log.eval.model = f"mockllm/m{index:02d}"
+            metadata = log.eval.metadata or {}
+            if index == 5:
+                log.plan.config.temperature = 0.7
+            if index == 9:
+                metadata["fewshot_seed"] = log.eval.task_args["fewshot_seed"] = 7
+            if index == 11:
+                metadata["dataset"] = "/somewhere/else/gsm8k/test.jsonl"
+            if index == 13:
+                log.plan.config.max_connections = 8  # operational: not a difference
+            if index == 17:
+                log.samples = [s for s in log.samples or [] if int(s.id) < 30]
+                log.eval.dataset.sample_ids = list(range(30))
+
+        return edit
+
+    logs = tmp_path / "logs"
+    for index in range(1, 21):
+        write_clone(base_log, logs, f"m{index:02d}", variant(index))
+    code, text = run_report([str(logs)], capsys)
+    assert code == EXIT_NOT_COMPARABLE
+    lines = warnings(text)
+    assert lines == [
+        "`dataset`: gsm8k/test.jsonl → mockllm/m11; data/test.jsonl → the other 19 runs",
+        "`fewshot_seed`: 7 → mockllm/m09; 42 → the other 19 runs",
+        "`temperature`: 0.7 → mockllm/m05; unset → the other 19 runs",
+        "samples: 30 (0–29) → mockllm/m17; 40 (0–39) → the other 19 runs; 30 in common, and "
+        "pairwise tests use the common samples only",
+    ]
+    assert str(tmp_path) not in text
+    code, text = run_report([str(logs), "--allow-mismatch"], capsys)
+    assert code == 0 and text.count("| mockllm/m") == 20 + 20 * 19 // 2
+
+
+def test_logs_with_old_sample_ids_pair_with_new_ones(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Logs of task version 1.0.0 named samples "test-17" and listed `match` first."""
+
+    def old_style(log: EvalLog) -> None:
+        log.eval.model, log.eval.task_version = "mockllm/old", "1.0.0"
+        log.eval.dataset.sample_ids = [f"test-{i}" for i in log.eval.dataset.sample_ids or []]
+        for sample in log.samples or []:
+            sample.id = f"test-{sample.id}"
+            scores = sample.scores or {}
+            sample.scores = {"match": scores["match"], "gsm8k_grader": scores["gsm8k_grader"]}
+
+    logs = tmp_path / "logs"
+    write_clone(base_log, logs, "new", lambda log: None)
+    write_clone(base_log, logs, "old", old_style)
+    out = tmp_path / "r.json"
+    code, text = run_report([str(logs), "--json", str(out)], capsys)
+    assert code == EXIT_NOT_COMPARABLE
+    assert "`task_version`: 1.1.0 → mockllm/model-a; 1.0.0 → mockllm/old" in text
+    assert "samples:" not in text  # the same 40 questions under both id styles
+    run_report([str(logs), "--json", str(out), "--allow-mismatch"], capsys)
+    report = json.loads(out.read_text())
+    assert [r["accuracy"] for r in report["runs"]] == [pytest.approx(0.9)] * 2
+    [pair] = report["pairwise"]
+    assert pair["common_samples"] == QUESTIONS and pair["difference"] == 0
+
+
+def program_answerer(wrong: set[int], crash: set[int]) -> Any:
+    def reply(prompt: str) -> str:
+        number = int(re.findall(r"Problem test (\d+):", prompt)[-1])
+        body = "return 1 / 0" if number in crash else f"return {2 * number + (number in wrong)}"
+        return f"```python\ndef solution():\n    {body}\n```"
+
+    return reply
+
+
+@pytest.fixture(scope="module")
+def pal_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("pal")
+    data = write_dataset(root / "data")
+    for name, wrong, crash in (("pal-a", {0}, set()), ("pal-b", {1, 2}, {3})):
+        run_eval(
+            gsm8k(dataset=str(data), fewshot=0, mode="pal"),
+            scripted_model(program_answerer(wrong, crash), name=name),
+            log_dir=str(root / "logs"),
+            limit=10,
+        )
+    return root / "logs"
+
+
+def test_program_aided_logs_are_compared_with_their_grader(
+    pal_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.json"
+    code, text = run_report([str(pal_logs), "--json", str(out)], capsys)
+    assert code == 0
+    report = json.loads(out.read_text())
+    runs = {r["model"]: r for r in report["runs"]}
+    a, b = runs["mockllm/pal-a"], runs["mockllm/pal-b"]
+    assert (a["grader"], b["grader"]) == ("pal_grader", "pal_grader")
+    assert (a["samples"], a["accuracy"], b["accuracy"]) == (10, 0.9, 0.7)
+    assert (a["execution_error"], b["execution_error"]) == (0.0, 0.1)
+    assert a["strict_accuracy"] is None and a["format_followed"] is None
+    assert "| program errors |" in text and "| mockllm/pal-b | 10 | 70.0% (" in text
+    [pair] = report["pairwise"]
+    assert (pair["first_only_correct"], pair["second_only_correct"]) == (3, 1)
+
+
+def test_pal_and_cot_runs_are_not_ranked_together(
+    pal_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path / "logs"
+    shutil.copytree(pal_logs, logs)
+    evaluate(write_dataset(tmp_path / "data"), logs, "cot", set(), limit=10, fewshot=0)
+    code, text = run_report([str(logs)], capsys)
+    assert code == EXIT_NOT_COMPARABLE
+    [mode_line] = [line for line in warnings(text) if line.startswith("`mode`")]
+    assert mode_line == "`mode`: pal → mockllm/pal-a, mockllm/pal-b; cot → mockllm/cot"
+    code, text = run_report([str(logs), "--allow-mismatch"], capsys)
+    assert code == 0 and "| mockllm/cot | 10 | 100.0% (" in text
+
+
+def test_reasoning_tokens_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def generate(
+        messages: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        output = ModelOutput.from_content(model="thinker", content="ANSWER: 0")
+        output.usage = ModelUsage(
+            input_tokens=100, output_tokens=80, total_tokens=180, reasoning_tokens=50
+        )
+        return output
+
+    data = write_dataset(tmp_path / "data")
+    run_eval(
+        gsm8k(dataset=str(data), fewshot=0),
+        get_model("mockllm/thinker", custom_outputs=generate, memoize=False),
+        log_dir=str(tmp_path / "logs"),
+        limit=4,
+        reasoning_effort="high",
+    )
+    out = tmp_path / "r.json"
+    code, text = run_report([str(tmp_path / "logs"), "--json", str(out)], capsys)
+    assert code == 0
+    report = json.loads(out.read_text())
+    [run] = report["runs"]
+    assert run["reasoning_tokens"] == 200 and run["reasoning_tokens_per_sample"] == 50
+    assert report["settings"]["mockllm/thinker"]["reasoning_effort"] == "high"
+    assert "| 180 | 50 |" in text and "reasoning_effort=high" in text
+
+
+def test_reasoning_tokens_absent_read_as_not_reported(
+    comparable_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "r.json"
+    code, text = run_report([str(comparable_logs), "--json", str(out)], capsys)
+    assert code == 0
+    assert all(r["reasoning_tokens"] is None for r in json.loads(out.read_text())["runs"])
+    assert "| 120 | - |" in text
+
+
+# --- Helpers for reports ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        pytest.param([0, 1, 2, 5, 7, 8], "0–2, 5, 7–8", id="ranges-and-singles"),
+        pytest.param([], "", id="none"),
+        pytest.param([3, "x-1", "x-2"], "3, x-1, x-2", id="strings-never-joined"),
+        pytest.param(list(range(0, 40, 2)), "0, 2, 4 and 17 more", id="long-lists-counted"),
+    ],
+)
+def test_id_ranges(ids: list[int | str], expected: str) -> None:
+    assert id_ranges(ids, limit=3) == expected
+
+
+def test_paths_are_shortened_to_what_tells_them_apart() -> None:
+    values = ["/a/x/test.jsonl", "/b/y/test.jsonl", "/a/x/train.jsonl", "cot"]
+    assert shorten_paths(values) == {
+        "/a/x/test.jsonl": "x/test.jsonl",
+        "/b/y/test.jsonl": "y/test.jsonl",
+        "/a/x/train.jsonl": "train.jsonl",
+        "cot": "cot",
+    }
+
+
+# --- Fixtures and helpers ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def base_log(comparable_logs: Path) -> EvalLog:
+    """Model A's complete 40-sample log: the starting point of hand-edited logs."""
+    for info in list_eval_logs(str(comparable_logs)):
+        log = read_eval_log(info)
+        if log.eval.model == "mockllm/model-a":
+            return log
+    raise AssertionError("model A's log is missing")
+
+
+def write_clone(log: EvalLog, directory: Path, name: str, edit: Callable[[EvalLog], None]) -> Path:
+    """A copy of ``log`` changed by ``edit``, written as a new ``.eval`` file."""
+    copy = log.model_copy(deep=True)
+    copy.eval.eval_id = copy.eval.run_id = copy.eval.task_id = name
+    edit(copy)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"2026-01-01T00-00-00+00-00_gsm8k_{name}.eval"
+    write_eval_log(copy, str(path))
+    return path
+
+
+def warnings(report_text: str) -> list[str]:
+    """The comparability warning's lines, without the quote marker."""
+    block = report_text.split("They differ in:", 1)[-1].split("\n\n", 1)[0]
+    return [line[4:] for line in block.splitlines() if line.startswith("> - ")]

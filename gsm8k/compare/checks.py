@@ -1,28 +1,74 @@
-"""Whether runs can be ranked against each other: same data, same prompt, same questions."""
+"""Whether runs can be ranked against each other: same data, prompt, generation settings, questions.
+
+Every output-affecting setting (see :mod:`gsm8k.compare.settings`) must agree, except the model.
+Model arguments are provider-specific, so they are compared only among runs of one provider.
+Each problem is one line naming the setting and which runs have which value, short enough to read
+on a folder of many runs.
+"""
 
 from __future__ import annotations
 
-from gsm8k.compare.runs import COMPARABILITY_FIELDS, Run
+from collections.abc import Sequence
+from typing import Any
+
+from gsm8k.compare.display import id_ranges, shown_values
+from gsm8k.compare.runs import Run, id_order
+from gsm8k.compare.settings import MODEL_ARGS_PREFIX, provider
+
+LISTED_RUNS = 4
+"""The largest group of runs sharing a value is summarised as "the other N runs" above this."""
 
 
 def comparability_problems(runs: list[Run]) -> list[str]:
-    """Sentences describing every setting or sample set on which the runs disagree."""
+    """One line per setting on which the runs disagree, then one for differing sample sets."""
     problems = []
-    for name in COMPARABILITY_FIELDS:
-        values = {_text(run.settings.get(name)) for run in runs}
-        if len(values) > 1:
-            detail = "; ".join(f"{run.label}: {_text(run.settings.get(name))}" for run in runs)
-            problems.append(f"`{name}` differs ({detail})")
-    sample_sets = {frozenset(run.samples) for run in runs}
-    if len(sample_sets) > 1:
-        sizes = "; ".join(f"{run.label}: {len(run.samples)} samples" for run in runs)
+    for name in setting_names(runs):
+        groups = _provider_groups(runs) if name.startswith(MODEL_ARGS_PREFIX) else [runs]
+        for group in groups:
+            values = [run.identity.get(name) for run in group]
+            if len(set(shown_values(values))) > 1:
+                problems.append(f"`{name}`: {who_has_what(group, values)}")
+    sample_sets = [frozenset(run.samples) for run in runs]
+    if len(set(sample_sets)) > 1:
+        shown = [f"{len(s)} ({id_ranges(sorted(s, key=id_order), limit=3)})" for s in sample_sets]
         common = frozenset.intersection(*sample_sets)
         problems.append(
-            f"the runs cover different samples ({sizes}; {len(common)} in common); pairwise "
-            "tests use the common samples only"
+            f"samples: {who_has_what(runs, shown)}; {len(common)} in common, and pairwise tests "
+            "use the common samples only"
         )
     return problems
 
 
-def _text(value: object) -> str:
-    return "-" if value is None else str(value)
+def setting_names(runs: Sequence[Run]) -> list[str]:
+    """Every setting name any run has, task settings first, in first-seen order."""
+    names: dict[str, None] = {}
+    for part in ("settings", "generation", "model_args"):
+        for run in runs:
+            names.update(dict.fromkeys(getattr(run, part)))
+    return list(names)
+
+
+def who_has_what(runs: Sequence[Run], values: Sequence[Any]) -> str:
+    """``value → run, run; value → run``; the largest group becomes "the other N runs" when the
+    list would otherwise be long. Unset values read "unset"."""
+    texts = [text if text != "-" else "unset" for text in shown_values(values)]
+    groups: dict[str, list[str]] = {}
+    for run, text in zip(runs, texts, strict=True):
+        groups.setdefault(text, []).append(run.label)
+    largest = max(groups, key=lambda text: len(groups[text]))
+    summarise = len(groups[largest]) > LISTED_RUNS
+    parts = [
+        f"{text} → {', '.join(labels)}"
+        for text, labels in groups.items()
+        if not (summarise and text == largest)
+    ]
+    if summarise:
+        parts.append(f"{largest} → the other {len(groups[largest])} runs")
+    return "; ".join(parts)
+
+
+def _provider_groups(runs: list[Run]) -> list[list[Run]]:
+    groups: dict[str, list[Run]] = {}
+    for run in runs:
+        groups.setdefault(provider(run.model), []).append(run)
+    return list(groups.values())

@@ -1,4 +1,8 @@
-"""``gsm8k-compare [LOG_DIR]``: which model is better on GSM8K, by how much, and how sure."""
+"""``gsm8k-compare [LOG_DIR]``: which model is better on GSM8K, by how much, and how sure.
+
+Exit codes: 0 report written; 2 no usable logs or bad arguments; 3 runs differ in settings or
+samples and were not ranked (``--allow-mismatch`` ranks them anyway).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_NOT_COMPARABLE = 3
+DESCRIPTION = (
+    "Which model is better on GSM8K, by how much, and how sure: reads the Inspect logs in "
+    "LOG_DIR, merges retried and resumed logs of the same run, and prints a Markdown report. "
+    "Runs that differ in any setting that changes outputs (task settings, temperature and other "
+    "generation settings) are flagged and not ranked unless --allow-mismatch is given."
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="gsm8k-compare", description=__doc__.split(": ", 1)[1])
+    parser = argparse.ArgumentParser(prog="gsm8k-compare", description=DESCRIPTION)
     parser.add_argument("log_dir", nargs="?", default="logs", help="directory of Inspect logs")
     parser.add_argument("--png", type=Path, help="write a forest plot of the accuracies here")
     parser.add_argument("--json", type=Path, help="write the report's numbers here as JSON")
@@ -23,19 +33,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    from gsm8k.compare.display import short_path
     from gsm8k.compare.report import build, markdown
-    from gsm8k.compare.runs import load_runs
+    from gsm8k.compare.runs import read_runs
 
     if not Path(args.log_dir).is_dir():
         print(f"gsm8k-compare: {args.log_dir} is not a directory", file=sys.stderr)
         return 2
+    scan = read_runs(args.log_dir)
+    for skipped in scan.skipped:
+        where = short_path(skipped.path, args.log_dir)
+        print(f"gsm8k-compare: warning: skipped {where}: {skipped.reason}", file=sys.stderr)
+    if scan.other_tasks:
+        print(f"gsm8k-compare: {scan.other_tasks} log(s) of other tasks ignored", file=sys.stderr)
+    if not scan.runs:
+        print(f"gsm8k-compare: no GSM8K logs with samples under {args.log_dir}", file=sys.stderr)
+        return 2
     try:
-        runs = load_runs(args.log_dir)
-        report = build(runs, args.allow_mismatch)
+        report = build(scan.runs, args.allow_mismatch, scan.skipped, args.log_dir)
     except ValueError as error:
         print(f"gsm8k-compare: {error}", file=sys.stderr)
         return 2
-    sys.stdout.write(markdown(report))
+    sys.stdout.write(markdown(report, args.log_dir))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
     if args.png:

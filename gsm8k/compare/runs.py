@@ -1,73 +1,109 @@
 """Read GSM8K logs into one record per run, merging retried and resumed logs.
 
-Nothing is counted twice.
+Nothing is counted twice, and nothing is dropped without saying so.
 
-A *run* is one model under one set of task settings and generation settings. Several logs can
-belong to the same run (an interrupted eval and its ``inspect eval-retry``, an ``eval-set`` that was
-resumed); each (sample, epoch) counts once, taken from the newest log that completed it.
+A *run* is one model under one set of output-affecting settings (see
+:mod:`gsm8k.compare.settings`). Several logs can belong to the same run (an interrupted eval and
+its ``inspect eval-retry``, an ``eval-set`` that was resumed); each (sample, epoch) counts once,
+taken from the newest log that completed it. A run whose logs planned samples that no log
+completed (a cancelled or crashed eval, failed samples) is *incomplete*, and says which samples
+it has.
+
+Entry points for other reports: :func:`read_runs` (runs plus the logs that could not be read),
+:func:`load_runs` (runs, with unreadable logs reported on stderr), :class:`Run` and its
+``samples``.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
+from gsm8k.compare.display import display_value, short_path, shown_values
+from gsm8k.compare.settings import (
+    MODEL_ARGS_PREFIX,
+    TASK_SETTINGS_ORDER,
+    generation_settings,
+    model_args,
+    task_settings,
+)
 from gsm8k.reducers import majority_vote
 
 GRADER = "gsm8k_grader"
-TASK_NAMES = frozenset({"gsm8k", "gsm8k/gsm8k"})
+PAL_GRADER = "pal_grader"
+GRADERS = (GRADER, PAL_GRADER)
+"""Scorers whose verdicts a run is measured by: the text grader (``cot``) or the program grader
+(``pal``). Each log is read with the one it has."""
 
-# Task settings that must agree for accuracies to be comparable.
-COMPARABILITY_FIELDS = (
-    "dataset",
-    "dataset_revision",
-    "dataset_sha256",
-    "split",
-    "fewshot",
-    "fewshot_seed",
-    "fewshot_dataset",
-    "placement",
-    "calculator_annotations",
-    "mode",
-    "tools",
-    "task_version",
-)
+TASK_NAMES = frozenset({"gsm8k", "gsm8k/gsm8k"})
+TRUNCATED_STOP_REASONS = frozenset({"max_tokens", "model_length"})
+INCOMPLETE_STATUSES = frozenset({"started", "cancelled", "error"})
+
+# Task settings that must agree for accuracies to be comparable (kept for callers; a run's
+# identity is every output-affecting setting, see gsm8k.compare.settings).
+COMPARABILITY_FIELDS = TASK_SETTINGS_ORDER
+
+# Sample fields a report never reads: skipping them keeps memory small on large logs.
+UNREAD_SAMPLE_FIELDS = frozenset({"messages", "events", "store", "attachments"})
+
+SampleId = int | str
 
 
 @dataclass(frozen=True)
 class EpochResult:
-    """The grader's verdict on one completion."""
+    """The grader's verdict on one completion.
+
+    ``strict``, ``format_followed`` and ``execution_error`` are ``None`` where the grader does not
+    measure them (the program grader has no answer format; the text grader runs no program).
+    """
 
     correct: bool
-    strict: bool
-    format_followed: bool
+    strict: bool | None
+    format_followed: bool | None
     no_answer: bool
     truncated: bool
     answer: str | None
     tokens: int
+    reasoning_tokens: int | None = None
+    execution_error: bool | None = None
 
 
 @dataclass
 class SampleResult:
     """One sample of one run, all epochs in epoch order."""
 
-    sample_id: str
+    sample_id: SampleId
     epochs: list[EpochResult]
 
     @property
     def accuracy(self) -> float:
         return sum(e.correct for e in self.epochs) / len(self.epochs)
 
-    def rate(self, attribute: str) -> float:
-        return sum(bool(getattr(e, attribute)) for e in self.epochs) / len(self.epochs)
+    def rate(self, attribute: str) -> float | None:
+        """Share of epochs where ``attribute`` holds; ``None`` where the grader does not
+        measure it."""
+        values = [getattr(e, attribute) for e in self.epochs]
+        if any(value is None for value in values):
+            return None
+        return sum(bool(value) for value in values) / len(values)
 
     @property
     def tokens(self) -> int:
         return sum(e.tokens for e in self.epochs)
+
+    @property
+    def reasoning_tokens(self) -> int | None:
+        """Reasoning tokens over all epochs; ``None`` when the provider reported none."""
+        counts = [e.reasoning_tokens for e in self.epochs if e.reasoning_tokens is not None]
+        return sum(counts) if counts else None
 
     @property
     def majority_correct(self) -> bool:
@@ -78,50 +114,127 @@ class SampleResult:
 
 @dataclass
 class Run:
-    """A model under one configuration, merged over all of its logs."""
+    """A model under one configuration, merged over all of its logs.
+
+    ``settings`` are the task's settings, ``generation`` the generation and eval settings that
+    change outputs, ``model_args`` the output-affecting model arguments; together with the model
+    they identify the run (``identity``, ``key``).
+    """
 
     model: str
     settings: dict[str, Any]
     generation: dict[str, Any]
     epochs: int
+    model_args: dict[str, Any] = field(default_factory=dict)
     logs: list[str] = field(default_factory=list)
+    statuses: dict[str, str] = field(default_factory=dict)
     wall_seconds: float = 0.0
     label: str = ""
-    results: dict[str, dict[int, EpochResult]] = field(default_factory=dict)
+    grader: str = GRADER
+    results: dict[SampleId, dict[int, EpochResult]] = field(default_factory=dict)
+    planned: set[SampleId] = field(default_factory=set)
+
+    @property
+    def identity(self) -> dict[str, Any]:
+        """Every output-affecting setting by name (task, generation, ``model_args.*``)."""
+        return self.settings | self.generation | self.model_args
 
     @property
     def key(self) -> str:
-        return json.dumps([self.model, self.settings, self.generation], sort_keys=True, default=str)
+        return json.dumps([self.model, self.identity], sort_keys=True, default=str)
 
     @property
-    def samples(self) -> dict[str, SampleResult]:
+    def samples(self) -> dict[SampleId, SampleResult]:
         """Samples with every epoch complete (a partly finished sample does not count yet)."""
         return {
             sample_id: SampleResult(sample_id, [epochs[e] for e in sorted(epochs)])
-            for sample_id, epochs in self.results.items()
+            for sample_id, epochs in sorted(
+                self.results.items(), key=lambda item: id_order(item[0])
+            )
             if len(epochs) >= self.epochs
         }
 
+    @property
+    def missing(self) -> list[SampleId]:
+        """Samples its logs set out to run that no log completed, in id order."""
+        return sorted(self.planned - set(self.samples), key=id_order)
 
-def load_runs(log_dir: str | Path) -> list[Run]:
-    """Every GSM8K run found under ``log_dir`` (logs are folded in oldest first).
+    @property
+    def complete(self) -> bool:
+        return not self.missing
 
-    Raises:
-        ValueError: when the directory holds no GSM8K log with samples.
+
+@dataclass(frozen=True)
+class SkippedLog:
+    """A log file that could not be used, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass
+class LogScan:
+    """What a log directory held: GSM8K runs, unusable logs, and how many logs of other tasks."""
+
+    runs: list[Run]
+    skipped: list[SkippedLog]
+    other_tasks: int = 0
+
+
+def read_runs(log_dir: str | Path, task_names: Iterable[str] = TASK_NAMES) -> LogScan:
+    """Every run of the named tasks under ``log_dir``; logs are folded in oldest first.
+
+    A log that cannot be read (corrupt, truncated, not a log) or has no samples is listed in
+    ``skipped`` with the reason; it never stops the others from being read.
     """
+    names = frozenset(task_names)
     runs: dict[str, Run] = {}
+    skipped: list[SkippedLog] = []
+    other_tasks = 0
     for info in list_eval_logs(str(log_dir), descending=False):
-        log = read_eval_log(info)
-        if _task_name(log) not in TASK_NAMES or not log.samples:
+        try:
+            header = read_eval_log(info, header_only=True)
+            if _task_name(header) not in names and header.eval.task not in names:
+                other_tasks += 1
+                continue
+            log = read_eval_log(info, exclude_fields=set(UNREAD_SAMPLE_FIELDS))
+        except Exception as error:  # any failure to read one file must not stop the report
+            skipped.append(SkippedLog(info.name, f"cannot be read ({_describe(error)})"))
+            continue
+        if not log.samples:
+            skipped.append(SkippedLog(info.name, f"has no samples (status: {log.status})"))
             continue
         run = _run_skeleton(log)
         run = runs.setdefault(run.key, run)
         _merge(run, log)
-    if not runs:
-        raise ValueError(f"no GSM8K logs with samples under {log_dir}")
     result = list(runs.values())
     _assign_labels(result)
-    return result
+    return LogScan(result, skipped, other_tasks)
+
+
+def load_runs(log_dir: str | Path) -> list[Run]:
+    """Every GSM8K run found under ``log_dir``; unusable logs are named on stderr.
+
+    Raises:
+        ValueError: when the directory holds no GSM8K log with samples.
+    """
+    scan = read_runs(log_dir)
+    for skipped in scan.skipped:
+        print(
+            f"gsm8k-compare: warning: skipped {short_path(skipped.path, log_dir)}: "
+            f"{skipped.reason}",
+            file=sys.stderr,
+        )
+    if not scan.runs:
+        raise ValueError(f"no GSM8K logs with samples under {log_dir}")
+    return scan.runs
+
+
+def id_order(sample_id: SampleId) -> tuple[int, int, str]:
+    """Sort key for sample ids: integers numerically, then strings."""
+    if isinstance(sample_id, int):
+        return (0, sample_id, "")
+    return (1, 0, sample_id)
 
 
 def _task_name(log: EvalLog) -> str:
@@ -129,46 +242,66 @@ def _task_name(log: EvalLog) -> str:
 
 
 def _run_skeleton(log: EvalLog) -> Run:
-    metadata = log.eval.metadata or {}
-    settings = {name: metadata.get(name) for name in COMPARABILITY_FIELDS}
-    settings["task_version"] = str(log.eval.task_version)
-    generation = log.plan.config.model_dump(exclude_none=True) if log.plan else {}
+    generation = generation_settings(log)
     return Run(
         model=log.eval.model,
-        settings=settings,
+        settings=task_settings(log),
         generation=generation,
-        epochs=int(log.eval.config.epochs or 1),
+        model_args=model_args(log),
+        epochs=int(generation["epochs"]),
     )
 
 
 def _merge(run: Run, log: EvalLog) -> None:
     """Fold one log into a run: a newer log's (sample, epoch) replaces an older one's."""
     run.logs.append(log.location)
-    run.epochs = max(run.epochs, int(log.eval.config.epochs or 1))
+    run.statuses[log.location] = log.status
     run.wall_seconds += _wall_seconds(log)
+    split = str((log.eval.metadata or {}).get("split", ""))
+    planned = log.eval.dataset.sample_ids
+    if planned is None:
+        planned = [sample.id for sample in log.samples or []]
+    run.planned.update(_sample_key(sample_id, split) for sample_id in planned)
     for sample in log.samples or []:
-        if sample.error is not None or not sample.scores or GRADER not in sample.scores:
+        grader = next((name for name in GRADERS if name in (sample.scores or {})), None)
+        if sample.error is not None or grader is None:
             continue  # unfinished or failed here: a retry of this sample counts instead
-        run.results.setdefault(str(sample.id), {})[sample.epoch] = _epoch_result(sample)
+        run.grader = grader
+        key = _sample_key(sample.id, split)
+        run.results.setdefault(key, {})[sample.epoch] = _epoch_result(sample, grader)
 
 
-def _epoch_result(sample: Any) -> EpochResult:
-    score = sample.scores[GRADER]
+def _sample_key(sample_id: SampleId, split: str) -> SampleId:
+    """The GSM8K test index for ids written as ``<split>-<index>`` (task versions before 1.1.0),
+    so that old and new logs of the same questions pair up."""
+    if isinstance(sample_id, str) and split:
+        found = re.fullmatch(rf"{re.escape(split)}-(\d+)", sample_id)
+        if found:
+            return int(found.group(1))
+    return sample_id
+
+
+def _epoch_result(sample: EvalSample, grader: str) -> EpochResult:
+    score = (sample.scores or {})[grader]
     value = score.value if isinstance(score.value, dict) else {}
+    usages = list((sample.model_usage or {}).values())
+    reasoning = [u.reasoning_tokens for u in usages if u.reasoning_tokens is not None]
+    stopped_at_limit = sample.output.stop_reason in TRUNCATED_STOP_REASONS
+    is_pal = grader == PAL_GRADER
     return EpochResult(
         correct=bool(value.get("accuracy")),
-        strict=bool(value.get("strict_accuracy")),
-        format_followed=bool(value.get("format_followed")),
-        no_answer=bool(value.get("no_answer")),
-        truncated=bool(value.get("truncated")),
+        strict=None if is_pal else bool(value.get("strict_accuracy")),
+        format_followed=None if is_pal else bool(value.get("format_followed")),
+        no_answer=score.answer is None if is_pal else bool(value.get("no_answer")),
+        truncated=bool(value.get("truncated", stopped_at_limit)),
         answer=score.answer,
-        tokens=sum(usage.total_tokens for usage in (sample.model_usage or {}).values()),
+        tokens=sum(usage.total_tokens for usage in usages),
+        reasoning_tokens=sum(reasoning) if reasoning else None,
+        execution_error=bool(value.get("execution_error")) if is_pal else None,
     )
 
 
 def _wall_seconds(log: EvalLog) -> float:
-    from datetime import datetime
-
     if not log.stats.started_at or not log.stats.completed_at:
         return 0.0
     started = datetime.fromisoformat(log.stats.started_at)
@@ -176,21 +309,23 @@ def _wall_seconds(log: EvalLog) -> float:
     return max(0.0, (completed - started).total_seconds())
 
 
+def _describe(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    detail = text[0] if text else ""
+    if len(detail) > 160:
+        detail = detail[:157] + "..."
+    return f"{type(error).__name__}: {detail}" if detail else type(error).__name__
+
+
 def _assign_labels(runs: list[Run]) -> None:
     """The model name, plus whatever distinguishes runs of the same model."""
     for run in runs:
-        siblings = [other for other in runs if other.model == run.model and other is not run]
-        differing = sorted(
-            {
-                name
-                for other in siblings
-                for name in set(run.settings) | set(run.generation) | set(other.settings)
-                if _setting(run, name) != _setting(other, name)
-            }
-        )
-        details = ", ".join(f"{name}={_setting(run, name)}" for name in differing)
-        run.label = f"{run.model} [{details}]" if details else run.model
-
-
-def _setting(run: Run, name: str) -> Any:
-    return run.settings.get(name, run.generation.get(name))
+        group = [other for other in runs if other.model == run.model]
+        names = sorted({name for other in group for name in other.identity})
+        details = []
+        for name in names:
+            values = [other.identity.get(name) for other in group]
+            if len({display_value(value) for value in values}) > 1:
+                shown = shown_values(values)[group.index(run)]
+                details.append(f"{name.removeprefix(MODEL_ARGS_PREFIX)}={shown}")
+        run.label = f"{run.model} [{', '.join(details)}]" if details else run.model

@@ -1,5 +1,8 @@
 """The statistics behind the comparison: intervals for one run, paired tests for two.
 
+The building blocks work on plain numbers so other reports can reuse them: ``wilson_interval``,
+``mean_interval``, ``paired_interval``, ``discordant_counts`` and ``mcnemar_exact``.
+
 All tests come from SciPy: Wilson intervals (``binomtest(...).proportion_ci``), the paired
 t interval (``ttest_rel(...).confidence_interval``) and the exact McNemar test, which is a two-sided
 binomial test on the discordant pairs (``binomtest(b, b + c, 0.5)``).
@@ -8,12 +11,12 @@ binomial test on the discordant pairs (``binomtest(b, b + c, 0.5)``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import mean
 
 from scipy import stats
 
-from gsm8k.compare.runs import Run, SampleResult
+from gsm8k.compare.runs import Run, SampleResult, id_order
 
 CONFIDENCE = 0.95
 SIGNIFICANCE = 0.05
@@ -21,6 +24,10 @@ SIGNIFICANCE = 0.05
 
 @dataclass(frozen=True)
 class RunSummary:
+    """One run's numbers. Rates a grader does not measure are ``None`` (the program grader has
+    no answer format; the text grader runs no program); so are reasoning tokens when the
+    provider reported none."""
+
     label: str
     model: str
     samples: int
@@ -28,14 +35,22 @@ class RunSummary:
     accuracy: float
     ci_low: float
     ci_high: float
-    strict_accuracy: float
-    format_followed: float
+    strict_accuracy: float | None
+    format_followed: float | None
     no_answer: float
     truncated: float
     majority_accuracy: float | None
     tokens_per_sample: float
     wall_seconds: float
     logs: int
+    grader: str = "gsm8k_grader"
+    execution_error: float | None = None
+    reasoning_tokens: int | None = None
+    reasoning_tokens_per_sample: float | None = None
+    complete: bool = True
+    planned_samples: int = 0
+    missing_samples: list[int | str] = field(default_factory=list)
+    log_statuses: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -53,12 +68,17 @@ class PairedComparison:
 
 
 def summarize(run: Run) -> RunSummary:
+    """Accuracy with its interval, format and truncation rates, tokens and completeness.
+
+    Raises:
+        ValueError: when the run has no completed sample.
+    """
     samples = list(run.samples.values())
     if not samples:
         raise ValueError(f"{run.label}: no completed samples")
-    accuracies = [s.accuracy for s in samples]
-    accuracy = mean(accuracies)
+    accuracy = mean(s.accuracy for s in samples)
     low, high = accuracy_interval(samples, run.epochs)
+    reasoning = [s.reasoning_tokens for s in samples if s.reasoning_tokens is not None]
     return RunSummary(
         label=run.label,
         model=run.model,
@@ -67,48 +87,87 @@ def summarize(run: Run) -> RunSummary:
         accuracy=accuracy,
         ci_low=low,
         ci_high=high,
-        strict_accuracy=mean(s.rate("strict") for s in samples),
-        format_followed=mean(s.rate("format_followed") for s in samples),
-        no_answer=mean(s.rate("no_answer") for s in samples),
-        truncated=mean(s.rate("truncated") for s in samples),
+        strict_accuracy=mean_rate(samples, "strict"),
+        format_followed=mean_rate(samples, "format_followed"),
+        no_answer=mean_rate(samples, "no_answer") or 0.0,
+        truncated=mean_rate(samples, "truncated") or 0.0,
         majority_accuracy=mean(s.majority_correct for s in samples) if run.epochs > 1 else None,
         tokens_per_sample=mean(s.tokens for s in samples),
         wall_seconds=run.wall_seconds,
         logs=len(run.logs),
+        grader=run.grader,
+        execution_error=mean_rate(samples, "execution_error"),
+        reasoning_tokens=sum(reasoning) if reasoning else None,
+        reasoning_tokens_per_sample=sum(reasoning) / len(samples) if reasoning else None,
+        complete=run.complete,
+        planned_samples=len(run.planned | set(run.samples)),
+        missing_samples=run.missing,
+        log_statuses=dict(run.statuses),
     )
+
+
+def mean_rate(samples: list[SampleResult], attribute: str) -> float | None:
+    """Mean over samples of the per-sample rate; ``None`` when the grader does not measure it."""
+    rates = [s.rate(attribute) for s in samples]
+    if any(rate is None for rate in rates):
+        return None
+    return mean(rate for rate in rates if rate is not None)
 
 
 def accuracy_interval(samples: list[SampleResult], epochs: int) -> tuple[float, float]:
     """95% interval: Wilson for one epoch; a t interval over per-question means for several
     (epochs of one question are not independent, the questions are)."""
     if epochs == 1:
-        correct = sum(s.epochs[0].correct for s in samples)
-        interval = stats.binomtest(correct, len(samples)).proportion_ci(CONFIDENCE, "wilson")
-        return float(interval.low), float(interval.high)
-    values = [s.accuracy for s in samples]
+        return wilson_interval(sum(s.epochs[0].correct for s in samples), len(samples))
+    return mean_interval([s.accuracy for s in samples])
+
+
+def wilson_interval(correct: int, total: int) -> tuple[float, float]:
+    """Wilson score interval for ``correct`` successes out of ``total`` at ``CONFIDENCE``."""
+    interval = stats.binomtest(correct, total).proportion_ci(CONFIDENCE, "wilson")
+    return float(interval.low), float(interval.high)
+
+
+def mean_interval(values: list[float]) -> tuple[float, float]:
+    """t interval for the mean of per-question values in [0, 1], clipped to [0, 1]; a point
+    when the values do not vary."""
     if len(values) < 2 or len(set(values)) == 1:
-        return values[0], values[0]
+        return mean(values), mean(values)
     interval = stats.ttest_1samp(values, 0.0).confidence_interval(CONFIDENCE)
     return max(0.0, float(interval.low)), min(1.0, float(interval.high))
 
 
+def paired_interval(first: list[float], second: list[float]) -> tuple[float, float, float]:
+    """Mean of ``first - second`` over paired questions with its paired t interval:
+    ``(difference, low, high)``; a point when the differences do not vary."""
+    differences = [x - y for x, y in zip(first, second, strict=True)]
+    difference = mean(differences)
+    if len(set(differences)) <= 1 or len(differences) < 2:
+        return difference, difference, difference
+    interval = stats.ttest_rel(first, second).confidence_interval(CONFIDENCE)
+    return difference, float(interval.low), float(interval.high)
+
+
+def discordant_counts(first: list[bool], second: list[bool]) -> tuple[int, int]:
+    """Questions only the first got right, and only the second (McNemar's b and c)."""
+    only_first = sum(x and not y for x, y in zip(first, second, strict=True))
+    only_second = sum(y and not x for x, y in zip(first, second, strict=True))
+    return only_first, only_second
+
+
 def compare(first: Run, second: Run) -> PairedComparison:
     """Paired comparison on the samples both runs completed."""
-    common = sorted(set(first.samples) & set(second.samples))
+    first_samples, second_samples = first.samples, second.samples
+    common = sorted(set(first_samples) & set(second_samples), key=id_order)
     if not common:
         raise ValueError(f"{first.label} and {second.label} share no completed sample")
-    a = [first.samples[i].accuracy for i in common]
-    b = [second.samples[i].accuracy for i in common]
-    difference = mean(x - y for x, y in zip(a, b, strict=True))
-    if len({x - y for x, y in zip(a, b, strict=True)}) <= 1 or len(common) < 2:
-        low = high = difference  # no variation in the differences: the interval is a point
-    else:
-        interval = stats.ttest_rel(a, b).confidence_interval(CONFIDENCE)
-        low, high = float(interval.low), float(interval.high)
-    first_right = [_binary(first.samples[i], first.epochs) for i in common]
-    second_right = [_binary(second.samples[i], second.epochs) for i in common]
-    only_first = sum(x and not y for x, y in zip(first_right, second_right, strict=True))
-    only_second = sum(y and not x for x, y in zip(first_right, second_right, strict=True))
+    difference, low, high = paired_interval(
+        [first_samples[i].accuracy for i in common], [second_samples[i].accuracy for i in common]
+    )
+    only_first, only_second = discordant_counts(
+        [_binary(first_samples[i], first.epochs) for i in common],
+        [_binary(second_samples[i], second.epochs) for i in common],
+    )
     p_value = mcnemar_exact(only_first, only_second)
     return PairedComparison(
         first=first.label,
