@@ -85,8 +85,9 @@ def evaluate(
     **task_args: Any,
 ) -> None:
     eval_args = {key: task_args.pop(key) for key in EVAL_ARGS if key in task_args}
+    task_args.setdefault("fewshot", 2)
     run_eval(
-        gsm8k(dataset=str(data), fewshot=2, **task_args),
+        gsm8k(dataset=str(data), **task_args),
         scripted_model(answerer(wrong, fail), name=name),
         log_dir=str(logs),
         **eval_args,
@@ -470,7 +471,7 @@ def test_mismatch_warning_stays_readable_on_twenty_runs(
     ]
     assert str(tmp_path) not in text
     code, text = run_report([str(logs), "--allow-mismatch"], capsys)
-    assert code == 0 and text.count("| mockllm/m") == 20 + 20 * 19 // 2
+    assert code == 0 and text.count("\n| mockllm/m") == 20 + 20 * 19 // 2  # runs, pairs
 
 
 def test_logs_with_old_sample_ids_pair_with_new_ones(

@@ -14,7 +14,10 @@ def forest_plot(report: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     runs = list(reversed(report["runs"]))  # the report's ranking, best at the top
-    labels = [f"{r['label']}  (n={r['samples']})" for r in runs]
+    labels = [
+        f"{r['label']}  (n={r['samples']}{'' if r.get('complete', True) else ', incomplete'})"
+        for r in runs
+    ]
     accuracy = [100 * r["accuracy"] for r in runs]
     below = [100 * (r["accuracy"] - r["ci_low"]) for r in runs]
     above = [100 * (r["ci_high"] - r["accuracy"]) for r in runs]

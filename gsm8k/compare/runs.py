@@ -199,7 +199,8 @@ def read_runs(log_dir: str | Path, task_names: Iterable[str] = TASK_NAMES) -> Lo
                 continue
             log = read_eval_log(info, exclude_fields=set(UNREAD_SAMPLE_FIELDS))
         except Exception as error:  # any failure to read one file must not stop the report
-            skipped.append(SkippedLog(info.name, f"cannot be read ({_describe(error)})"))
+            reason = f"cannot be read ({_describe(error, info.name)})"
+            skipped.append(SkippedLog(info.name, reason))
             continue
         if not log.samples:
             skipped.append(SkippedLog(info.name, f"has no samples (status: {log.status})"))
@@ -309,9 +310,12 @@ def _wall_seconds(log: EvalLog) -> float:
     return max(0.0, (completed - started).total_seconds())
 
 
-def _describe(error: BaseException) -> str:
+def _describe(error: BaseException, path: str) -> str:
+    """The error's type and first line, without the file's path (the report names it)."""
     text = str(error).strip().splitlines()
     detail = text[0] if text else ""
+    for form in (path, path.removeprefix("file://")):
+        detail = detail.replace(f": {form}", "").replace(form, "the file")
     if len(detail) > 160:
         detail = detail[:157] + "..."
     return f"{type(error).__name__}: {detail}" if detail else type(error).__name__
