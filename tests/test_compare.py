@@ -649,3 +649,23 @@ def warnings(report_text: str) -> list[str]:
     """The comparability warning's lines, without the quote marker."""
     block = report_text.split("They differ in:", 1)[-1].split("\n\n", 1)[0]
     return [line[4:] for line in block.splitlines() if line.startswith("> - ")]
+
+
+def test_a_gsm8k_log_from_another_package_is_named_and_skipped(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def other_package(log: EvalLog) -> None:
+        log.eval.task, log.eval.model = "inspect_evals/gsm8k", "mockllm/elsewhere"
+        for sample in log.samples or []:
+            sample.scores = {"match": (sample.scores or {})["match"]}
+
+    logs = tmp_path / "logs"
+    write_clone(base_log, logs, "ours", lambda log: None)
+    other = write_clone(base_log, logs, "theirs", other_package)
+    code = main([str(logs)])
+    captured = capsys.readouterr()
+    assert code == 0
+    assert f"skipped {other.name}: scored by match, not by gsm8k_grader or pal_grader" in (
+        captured.err
+    )
+    assert "mockllm/elsewhere" not in captured.out.split("## Runs")[1]

@@ -205,6 +205,11 @@ def read_runs(log_dir: str | Path, task_names: Iterable[str] = TASK_NAMES) -> Lo
         if not log.samples:
             skipped.append(SkippedLog(info.name, f"has no samples (status: {log.status})"))
             continue
+        foreign = _foreign_scorers(log)
+        if foreign is not None:
+            reason = f"scored by {foreign}, not by {' or '.join(GRADERS)} (another GSM8K task?)"
+            skipped.append(SkippedLog(info.name, reason))
+            continue
         run = _run_skeleton(log)
         run = runs.setdefault(run.key, run)
         _merge(run, log)
@@ -272,6 +277,15 @@ def _merge(run: Run, log: EvalLog) -> None:
         run.results.setdefault(key, {})[sample.epoch] = _epoch_result(sample, grader)
 
 
+def _foreign_scorers(log: EvalLog) -> str | None:
+    """The scorers of a log whose scored samples carry none of this task's graders (a GSM8K
+    from another package has the same task name); ``None`` when the log is this task's."""
+    scored = [sample.scores for sample in log.samples or [] if sample.scores]
+    if not scored or any(name in scores for scores in scored for name in GRADERS):
+        return None
+    return ", ".join(sorted({name for scores in scored for name in scores}))
+
+
 def _sample_key(sample_id: SampleId, split: str) -> SampleId:
     """The GSM8K test index for ids written as ``<split>-<index>`` (task versions before 1.1.0),
     so that old and new logs of the same questions pair up."""
@@ -333,3 +347,8 @@ def _assign_labels(runs: list[Run]) -> None:
                 shown = shown_values(values)[group.index(run)]
                 details.append(f"{name.removeprefix(MODEL_ARGS_PREFIX)}={shown}")
         run.label = f"{run.model} [{', '.join(details)}]" if details else run.model
+    seen: dict[str, int] = {}
+    for run in runs:  # settings that differ yet display alike still get distinct labels
+        seen[run.label] = seen.get(run.label, 0) + 1
+        if seen[run.label] > 1:
+            run.label = f"{run.label} #{seen[run.label]}"
