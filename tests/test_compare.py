@@ -470,6 +470,9 @@ def test_mismatch_warning_stays_readable_on_twenty_runs(
         "pairwise tests use the common samples only",
     ]
     assert str(tmp_path) not in text
+    [shared] = [line for line in text.splitlines() if line.startswith("Settings all runs share")]
+    assert "fewshot=2" in shared and "temperature" not in shared and "fewshot_seed" not in shared
+    assert not re.search(r"\bdataset=", shared)  # differs for one run, so not "shared"
     code, text = run_report([str(logs), "--allow-mismatch"], capsys)
     assert code == 0 and text.count("\n| mockllm/m") == 20 + 20 * 19 // 2  # runs, pairs
 

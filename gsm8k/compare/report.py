@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gsm8k.compare.checks import comparability_problems, setting_names
-from gsm8k.compare.display import id_ranges, short_path, shown_values
+from gsm8k.compare.display import display_value, id_ranges, short_path
 from gsm8k.compare.runs import Run, SkippedLog
 from gsm8k.compare.stats import CONFIDENCE, PairedComparison, RunSummary, compare, summarize
 
@@ -179,7 +179,7 @@ def _common_settings(runs: list[Run]) -> dict[str, str]:
     directory when below it, hashes shortened)."""
     common = {}
     for name in setting_names(runs):
-        values = {shown_values([run.identity.get(name)])[0] for run in runs}
+        values = {display_value(run.identity.get(name)) for run in runs}
         if len(values) == 1:
             [value] = values
             if value != "-":
