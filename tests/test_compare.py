@@ -26,6 +26,7 @@ from scipy.stats import t as student_t
 from gsm8k.compare import settings
 from gsm8k.compare.cli import EXIT_NOT_COMPARABLE, main
 from gsm8k.compare.display import id_ranges, shorten_paths
+from gsm8k.compare.runs import read_runs
 from gsm8k.compare.settings import (
     EVAL_OPERATIONAL_FIELDS,
     EVAL_OUTPUT_FIELDS,
@@ -672,3 +673,24 @@ def test_a_gsm8k_log_from_another_package_is_named_and_skipped(
         captured.err
     )
     assert "mockllm/elsewhere" not in captured.out.split("## Runs")[1]
+
+
+def test_models_named_by_file_path_are_labelled_by_what_tells_them_apart(
+    base_log: EvalLog, tmp_path: Path
+) -> None:
+    def model(name: str) -> Callable[[EvalLog], None]:
+        def edit(log: EvalLog) -> None:
+            log.eval.model = name
+
+        return edit
+
+    logs = tmp_path / "logs"
+    write_clone(base_log, logs, "a", model("gguf//home/me/q4/qwen.gguf"))
+    write_clone(base_log, logs, "b", model("gguf//home/me/q8/qwen.gguf"))
+    write_clone(base_log, logs, "c", model("openai-api/vllm/Qwen2.5-7B-Instruct"))
+    labels = {run.label for run in read_runs(logs).runs}
+    assert labels == {
+        "gguf/q4/qwen.gguf",
+        "gguf/q8/qwen.gguf",
+        "openai-api/vllm/Qwen2.5-7B-Instruct",
+    }

@@ -27,12 +27,13 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
-from gsm8k.compare.display import display_value, short_path, shown_values
+from gsm8k.compare.display import display_value, short_path, shorten_paths, shown_values
 from gsm8k.compare.settings import (
     MODEL_ARGS_PREFIX,
     TASK_SETTINGS_ORDER,
     generation_settings,
     model_args,
+    provider,
     task_settings,
 )
 from gsm8k.reducers import majority_vote
@@ -277,6 +278,18 @@ def _merge(run: Run, log: EvalLog) -> None:
         run.results.setdefault(key, {})[sample.epoch] = _epoch_result(sample, grader)
 
 
+def _model_names(models: set[str]) -> dict[str, str]:
+    """Models named by an absolute file path (``gguf//home/me/models/qwen.gguf``) shortened to
+    the provider and the part of the path that tells them apart."""
+    files = {model: model.split("/", 1)[1] for model in models if "/" in model}
+    files = {model: path for model, path in files.items() if Path(path).is_absolute()}
+    short = shorten_paths(files.values())
+    return {
+        model: f"{provider(model)}/{short[files[model]]}" if model in files else model
+        for model in models
+    }
+
+
 def _foreign_scorers(log: EvalLog) -> str | None:
     """The scorers of a log whose scored samples carry none of this task's graders (a GSM8K
     from another package has the same task name); ``None`` when the log is this task's."""
@@ -336,7 +349,9 @@ def _describe(error: BaseException, path: str) -> str:
 
 
 def _assign_labels(runs: list[Run]) -> None:
-    """The model name, plus whatever distinguishes runs of the same model."""
+    """The model name (a model file's path cut to what tells it apart), plus whatever
+    distinguishes runs of the same model."""
+    shown_models = _model_names({run.model for run in runs})
     for run in runs:
         group = [other for other in runs if other.model == run.model]
         names = sorted({name for other in group for name in other.identity})
@@ -346,7 +361,8 @@ def _assign_labels(runs: list[Run]) -> None:
             if len({display_value(value) for value in values}) > 1:
                 shown = shown_values(values)[group.index(run)]
                 details.append(f"{name.removeprefix(MODEL_ARGS_PREFIX)}={shown}")
-        run.label = f"{run.model} [{', '.join(details)}]" if details else run.model
+        model = shown_models[run.model]
+        run.label = f"{model} [{', '.join(details)}]" if details else model
     seen: dict[str, int] = {}
     for run in runs:  # settings that differ yet display alike still get distinct labels
         seen[run.label] = seen.get(run.label, 0) + 1
