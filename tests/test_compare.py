@@ -378,7 +378,7 @@ def test_cancelled_and_started_logs_are_marked_incomplete(
         assert not run["complete"] and run["missing_samples"] == list(range(12, QUESTIONS))
     assert "| mockllm/model-a | 12 of 40 (incomplete) |" in text
     assert "**Incomplete runs**" in text
-    assert "mockllm/model-a: 12 of 40 samples completed; missing 12–39." in text
+    assert "mockllm/model-a: 12 of 40 samples completed (0–11); missing 12–39." in text
     assert "(cancelled)" in text and "(started)" in text
     assert str(tmp_path) not in text  # log paths are shown relative to the log directory
 

@@ -146,8 +146,9 @@ def _incomplete_block(
             f"{short_path(log, base)} ({status})" for log, status in run.log_statuses.items()
         )
         entries.append(
-            f"> - {run.label}: {run.samples} of {run.planned_samples} samples completed; "
-            f"missing {id_ranges(run.missing_samples)}. Logs: {statuses}"
+            f"> - {run.label}: {run.samples} of {run.planned_samples} samples completed "
+            f"({id_ranges(run.sample_ids)}); missing {id_ranges(run.missing_samples)}. "
+            f"Logs: {statuses}"
         )
     for label, logs in empty.items():
         statuses = ", ".join(f"{log} ({status})" for log, status in logs.items())

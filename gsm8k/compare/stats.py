@@ -50,6 +50,7 @@ class RunSummary:
     complete: bool = True
     planned_samples: int = 0
     missing_samples: list[int | str] = field(default_factory=list)
+    sample_ids: list[int | str] = field(default_factory=list)
     log_statuses: dict[str, str] = field(default_factory=dict)
 
 
@@ -102,6 +103,7 @@ def summarize(run: Run) -> RunSummary:
         complete=run.complete,
         planned_samples=len(run.planned | set(run.samples)),
         missing_samples=run.missing,
+        sample_ids=[s.sample_id for s in samples],
         log_statuses=dict(run.statuses),
     )
 
