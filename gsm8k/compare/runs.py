@@ -211,9 +211,12 @@ def read_runs(log_dir: str | Path, task_names: Iterable[str] = TASK_NAMES) -> Lo
             reason = f"scored by {foreign}, not by {' or '.join(GRADERS)} (another GSM8K task?)"
             skipped.append(SkippedLog(info.name, reason))
             continue
-        run = _run_skeleton(log)
-        run = runs.setdefault(run.key, run)
-        _merge(run, log)
+        try:
+            skeleton, content = _run_skeleton(log), _log_content(log)
+        except Exception as error:  # a readable log with unexpected contents: same rule
+            skipped.append(SkippedLog(info.name, f"cannot be used ({_describe(error, info.name)})"))
+            continue
+        _merge(runs.setdefault(skeleton.key, skeleton), log, content)
     result = list(runs.values())
     _assign_labels(result)
     return LogScan(result, skipped, other_tasks)
@@ -259,23 +262,42 @@ def _run_skeleton(log: EvalLog) -> Run:
     )
 
 
-def _merge(run: Run, log: EvalLog) -> None:
-    """Fold one log into a run: a newer log's (sample, epoch) replaces an older one's."""
-    run.logs.append(log.location)
-    run.statuses[log.location] = log.status
-    run.wall_seconds += _wall_seconds(log)
+@dataclass
+class _LogContent:
+    """What one log contributes to its run."""
+
+    planned: list[SampleId]
+    results: list[tuple[SampleId, int, EpochResult]]
+    grader: str | None
+
+
+def _log_content(log: EvalLog) -> _LogContent:
+    """The samples a log set out to run and the graded (sample, epoch) results it completed."""
     split = str((log.eval.metadata or {}).get("split", ""))
     planned = log.eval.dataset.sample_ids
     if planned is None:
         planned = [sample.id for sample in log.samples or []]
-    run.planned.update(_sample_key(sample_id, split) for sample_id in planned)
+    results = []
+    used = None
     for sample in log.samples or []:
         grader = next((name for name in GRADERS if name in (sample.scores or {})), None)
         if sample.error is not None or grader is None:
             continue  # unfinished or failed here: a retry of this sample counts instead
-        run.grader = grader
+        used = grader
         key = _sample_key(sample.id, split)
-        run.results.setdefault(key, {})[sample.epoch] = _epoch_result(sample, grader)
+        results.append((key, sample.epoch, _epoch_result(sample, grader)))
+    return _LogContent([_sample_key(i, split) for i in planned], results, used)
+
+
+def _merge(run: Run, log: EvalLog, content: _LogContent) -> None:
+    """Fold one log into a run: a newer log's (sample, epoch) replaces an older one's."""
+    run.logs.append(log.location)
+    run.statuses[log.location] = log.status
+    run.wall_seconds += _wall_seconds(log)
+    run.planned.update(content.planned)
+    run.grader = content.grader or run.grader
+    for sample_id, epoch, result in content.results:
+        run.results.setdefault(sample_id, {})[epoch] = result
 
 
 def _model_names(models: set[str]) -> dict[str, str]:
