@@ -222,8 +222,9 @@ def read_runs(log_dir: str | Path, task_names: Iterable[str] = TASK_NAMES) -> Lo
     return LogScan(result, skipped, other_tasks)
 
 
-def load_runs(log_dir: str | Path) -> list[Run]:
-    """Every GSM8K run found under ``log_dir``; unusable logs are named on stderr.
+def load_runs(log_dir: str | Path, program: str = "gsm8k-compare") -> list[Run]:
+    """Every GSM8K run found under ``log_dir``; unusable logs are named on stderr, each line
+    starting with ``program``.
 
     Raises:
         ValueError: when the directory holds no GSM8K log with samples.
@@ -231,7 +232,7 @@ def load_runs(log_dir: str | Path) -> list[Run]:
     scan = read_runs(log_dir)
     for skipped in scan.skipped:
         print(
-            f"gsm8k-compare: warning: skipped {short_path(skipped.path, log_dir)}: "
+            f"{program}: warning: skipped {short_path(skipped.path, log_dir)}: "
             f"{skipped.reason}",
             file=sys.stderr,
         )
