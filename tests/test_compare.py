@@ -26,7 +26,7 @@ from scipy.stats import t as student_t
 from gsm8k.compare import settings
 from gsm8k.compare.cli import EXIT_NOT_COMPARABLE, main
 from gsm8k.compare.display import id_ranges, shorten_paths
-from gsm8k.compare.runs import read_runs
+from gsm8k.compare.runs import load_runs, read_runs
 from gsm8k.compare.settings import (
     EVAL_OPERATIONAL_FIELDS,
     EVAL_OUTPUT_FIELDS,
@@ -694,3 +694,17 @@ def test_models_named_by_file_path_are_labelled_by_what_tells_them_apart(
         "gguf/q8/qwen.gguf",
         "openai-api/vllm/Qwen2.5-7B-Instruct",
     }
+
+
+def test_load_runs_names_unusable_logs_for_the_calling_program(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path / "logs"
+    write_clone(base_log, logs, "good", lambda log: None)
+    (logs / "2026-01-01T00-00-09+00-00_gsm8k_bad.eval").write_bytes(b"PK\x03\x04 broken")
+    [run] = load_runs(logs, program="gsm8k-family")
+    assert run.model == "mockllm/model-a" and len(run.samples) == QUESTIONS
+    err = capsys.readouterr().err
+    assert err.startswith("gsm8k-family: warning: skipped 2026-01-01T00-00-09+00-00_gsm8k_bad.eval")
+    with pytest.raises(ValueError, match="no GSM8K logs with samples"):
+        load_runs(tmp_path / "nothing-here")
