@@ -28,6 +28,8 @@ from gsm8k.data import (
     load_split,
     resolve_path,
 )
+from gsm8k.execution.container import compose_sandbox
+from gsm8k.execution.isolation import Isolation, choose_isolation
 from gsm8k.execution.programs import program_from_solution
 from gsm8k.execution.runner import Limits
 from gsm8k.execution.scorer import pal_grader
@@ -103,6 +105,7 @@ def gsm8k(
     tools: Tools = "none",
     sandbox: str | None = None,
     language: str | None = None,
+    trust_model_code: bool = False,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
 
@@ -130,11 +133,15 @@ def gsm8k(
             ``solution()``; the program is run and its result graded).
         tools: ``none``, ``calculator`` (safe arithmetic) or ``python`` (a limited Python runner),
             callable by the model while it reasons (``cot`` mode only).
-        sandbox: Where model-written code runs: unset for a limited local process, or an Inspect
-            sandbox type such as ``docker``.
+        sandbox: Where model-written code runs: unset for a bubblewrap sandbox per program on
+            this machine, ``docker`` for this project's container (network off, read-only), or
+            another Inspect sandbox type.
         language: MGSM's language (``bn de en es fr ja ru sw te th zh``), required with
             ``dataset=mgsm``: the questions, MGSM's own exemplars and answer phrase in that
             language.
+        trust_model_code: Without bubblewrap and without ``sandbox``, run model-written code as
+            a plain local process anyway (it can read what your user can). Only for models whose
+            code you trust; the log's metadata records it.
     """
     _validate_parameters(fewshot, placement, votes, mode, tools)
     source = dataset or default_source()
@@ -170,6 +177,11 @@ def gsm8k(
             forbidden_questions(samples),
         )
     in_sandbox = sandbox is not None
+    runs_code = mode == "pal" or tools == "python"
+    # Checked before anything runs: no isolation and no opt-in is a refusal, not a silent risk.
+    isolation: Isolation = (
+        choose_isolation(trust_model_code) if runs_code and not in_sandbox else "bwrap"
+    )
     template = PAL_PROMPT_TEMPLATE if mode == "pal" else PROMPT_TEMPLATE
     if VARIANTS.get(source) is not None and VARIANTS[source].family == "plus":
         # Every GSM-Plus item gets the same instruction, so it says nothing about which items
@@ -178,7 +190,11 @@ def gsm8k(
     solvers: list[Solver] = []
     if tools != "none":
         template = template.replace("\n\nQuestion:", f" {TOOL_HINTS[tools]}\n\nQuestion:")
-        tool = calculator() if tools == "calculator" else python_runner(Limits(), in_sandbox)
+        tool = (
+            calculator()
+            if tools == "calculator"
+            else python_runner(Limits(), in_sandbox, isolation)
+        )
         solvers.append(use_tools([tool]))
     prompt = (
         fewshot_prompt(exemplars, placement, template)
@@ -187,7 +203,7 @@ def gsm8k(
     )
     solvers += [prompt, generate()]
     scorers: list[Scorer] = (
-        [pal_grader(Limits(), in_sandbox)]
+        [pal_grader(Limits(), in_sandbox, isolation)]
         if mode == "pal"
         # The exact grader first: Inspect shows the first scorer's accuracy as the run's headline.
         else [gsm8k_grader(), match(numeric=True)]
@@ -199,7 +215,7 @@ def gsm8k(
         epochs=Epochs(votes, [mean_score(), majority_answer(), pass_at(votes)])
         if votes > 1
         else None,
-        sandbox=sandbox,
+        sandbox=compose_sandbox(sandbox),
         message_limit=None if tools == "none" else 2 * fewshot + 2 + MAX_TOOL_MESSAGES,
         version=TASK_VERSION,
         metadata={
@@ -219,8 +235,19 @@ def gsm8k(
             "variant": variant,
             "language": language,
             "paired_with_gsm8k": paired,
+            "code_isolation": _code_isolation(runs_code, sandbox, isolation),
+            "trust_model_code": trust_model_code,
         },
     )
+
+
+def _code_isolation(runs_code: bool, sandbox: str | None, isolation: Isolation) -> str | None:
+    """Where model-written code ran, as the log records it."""
+    if not runs_code:
+        return None
+    if sandbox is not None:
+        return f"inspect sandbox: {sandbox}"
+    return "bwrap" if isolation == "bwrap" else "local process, trusted (trust_model_code=true)"
 
 
 def record_to_sample(record: dict[str, Any], index: int, split: str = EVALUATION_SPLIT) -> Sample:

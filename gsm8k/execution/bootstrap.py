@@ -1,102 +1,131 @@
-"""The first code that runs in the child process, before any model-written code.
+"""The first code that runs in the program's process, before any model-written code.
 
-It is sent to ``python -I -S -c`` as source, so it uses only the standard library. It limits its own
-process (CPU seconds, address space, file sizes, open files), installs an audit hook that refuses
-network access, new processes, native code loading and file access outside the scratch directory,
-then runs the program and prints one JSON line describing the outcome. Audit hooks cannot be
-removed from Python code once installed.
+It is sent to ``python -I -S -c`` as source, so it uses only the standard library. It reads the
+program from stdin, limits its own process (CPU seconds, address space, file size, open files,
+processes, no core dumps), drops to the run's own user id when it starts as root, runs the
+program, and writes exactly one JSON line to the result channel: the status, the result as a
+plain decimal string (or why there is none) and the error. Then it ends the process at once
+(``os._exit``), so nothing the program registered (``atexit``, finalizers, threads) runs after it.
+
+The program runs in this same interpreter, so it can find and write to the channel too: all it
+can say there is what it could say by returning a value. The runner treats anything but exactly
+one well-formed line as that sample's failure. The isolation is the sandbox's, not this code's.
 """
 
 BOOTSTRAP = r"""
-import io, json, os, resource, sys, contextlib, traceback
+import json, os, resource, sys
 
-limits = json.loads(sys.argv[1])
-source = sys.stdin.read()
-# The result goes out through a private copy of stdout, which the program cannot reach by name.
-channel = os.fdopen(os.dup(1), "w")
-resource.setrlimit(resource.RLIMIT_CPU, (limits["cpu_seconds"], limits["cpu_seconds"] + 1))
-memory = limits["memory_mb"] * 1024 * 1024
-resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-resource.setrlimit(resource.RLIMIT_FSIZE, (1024 * 1024, 1024 * 1024))
-resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+settings = json.loads(sys.argv[1])
+channel = settings["channel"]
+if channel == 1:
+    # One output stream for results (a container's exec): the program's prints go to stderr.
+    channel = os.dup(1)
+    os.dup2(2, 1)
+source = sys.stdin.buffer.read().decode("utf-8", "replace")
+for limit, soft, hard in (
+    (resource.RLIMIT_CPU, settings["cpu_seconds"], settings["cpu_seconds"] + 1),
+    (resource.RLIMIT_AS, settings["memory_bytes"], settings["memory_bytes"]),
+    (resource.RLIMIT_FSIZE, settings["file_bytes"], settings["file_bytes"]),
+    (resource.RLIMIT_NOFILE, 64, 64),
+    (resource.RLIMIT_NPROC, settings["processes"], settings["processes"]),
+    (resource.RLIMIT_CORE, 0, 0),
+):
+    resource.setrlimit(limit, (soft, hard))
+if settings["uid"] is not None:
+    uid = settings["uid"]
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise SystemExit("could not drop to the sandbox user id")
 
-SCRATCH = os.path.realpath(os.getcwd())
-READABLE = tuple(os.path.realpath(p) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix,
-                                               sys.base_exec_prefix} if p)
-# Modules programs commonly use: imported before the hook, while the stdlib is still readable
-# without checks (later imports stay allowed: the standard library is readable).
-import math, fractions, decimal, statistics, itertools, functools, collections, datetime, re
+import decimal, fractions, math
 
-DENIED_PREFIXES = ("socket.", "subprocess.", "os.exec", "os.spawn", "os.posix_spawn", "os.fork",
-                   "os.system", "os.kill", "os.killpg", "ctypes.", "os.startfile", "pty.",
-                   "winreg.", "syslog.", "mmap.", "urllib.",
-                   "http.", "ftplib.", "smtplib.", "webbrowser.", "sqlite3.connect")
-DENIED_EXACT = {"os.chdir", "os.chroot", "os.setuid", "os.setgid", "resource.setrlimit",
-                "sys.addaudithook", "import_hook", "_posixsubprocess.fork_exec"}
-PATH_EVENTS = {"open", "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
-               "os.link", "os.symlink", "os.truncate", "os.utime", "os.listdir", "os.scandir",
-               "shutil.rmtree", "shutil.copyfile", "os.replace"}
+MAX_DIGITS = settings["max_digits"]
 
-def inside(path, roots):
-    real = os.path.realpath(path if isinstance(path, str) else os.fsdecode(path))
-    return any(real == root or real.startswith(root + os.sep) for root in roots)
 
-def guard(event, args):
-    if event in DENIED_EXACT or event.startswith(DENIED_PREFIXES):
-        raise PermissionError(f"sandbox: {event} is not allowed")
-    if event in PATH_EVENTS and args and isinstance(args[0], (str, bytes, os.PathLike)):
-        path = args[0]
-        writing = event != "open" or (len(args) > 1 and isinstance(args[1], str)
-                                      and any(c in args[1] for c in "wax+"))
-        roots = (SCRATCH,) if writing or event != "open" else (SCRATCH,) + READABLE
-        if not inside(path, roots):
-            raise PermissionError(f"sandbox: {event} outside the working directory: {path}")
+class NoResult(Exception):
+    pass
 
-sys.addaudithook(guard)
 
-def describe(value):
+def plain(value):
+    # The result as a plain decimal string, read exactly (no exponent), or a reason it is none.
     if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (int, float, fractions.Fraction, decimal.Decimal)):
-        if isinstance(value, fractions.Fraction):
-            return repr(float(value)) if value.denominator != 1 else str(value.numerator)
-        return repr(value) if isinstance(value, float) else str(value)
+        return None, f"result is {value!r}, not a number"
+    if isinstance(value, fractions.Fraction) and value.denominator == 1:
+        value = value.numerator
+    if isinstance(value, int):
+        try:
+            text = str(int(value)) if value.bit_length() <= MAX_DIGITS * 4 else ""
+        except ValueError:  # beyond the interpreter's own limit on int-to-string digits
+            text = ""
+        if not text or len(text.lstrip("-")) > MAX_DIGITS:
+            return None, f"result has more than {MAX_DIGITS} digits"
+        return text, None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None, f"result is {value!r}, not a finite number"
+        value = decimal.Decimal(repr(float(value)))
+    elif isinstance(value, fractions.Fraction):
+        if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_DIGITS * 3:
+            return None, f"result has more than {MAX_DIGITS} digits"
+        context = decimal.Context(prec=MAX_DIGITS + 40)
+        value = context.divide(decimal.Decimal(value.numerator), decimal.Decimal(value.denominator))
+        value = value.quantize(decimal.Decimal("1e-30"), context=context)
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return None, f"result is Decimal({str(value)!r}), not a finite number"
+        if abs(value.adjusted()) > MAX_DIGITS:
+            return None, f"result has more than {MAX_DIGITS} digits"
+        text = format(value, "f")
+        if len(text) > 2 * MAX_DIGITS + 2:
+            return None, f"result has more than {MAX_DIGITS} digits"
+        return text, None
     if isinstance(value, str):
-        return value.strip()
-    return None
+        return value.strip()[:200], None
+    return None, f"result is a {type(value).__name__}, not a number"
 
-captured = io.StringIO()
+
 outcome = {"status": "ok", "value": None, "error": None}
 try:
     namespace = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(captured):
-        exec(compile(source, "<program>", "exec"), namespace)
-        if callable(namespace.get("solution")):
-            result = namespace["solution"]()
-        else:
-            names = [n for n in ("answer", "ans", "result") if n in namespace]
-            result = namespace[names[0]] if names else None
-            if not names:
-                outcome = {"status": "no_result", "value": None,
-                           "error": "defines neither solution() nor ans/answer/result"}
-    if outcome["status"] == "ok":
-        value = describe(result)
-        if value is None:
-            outcome = {"status": "no_result", "value": None,
-                       "error": f"result is not a number: {type(result).__name__}"}
-        else:
-            outcome["value"] = value
+    exec(compile(source, "<program>", "exec"), namespace)
+    if callable(namespace.get("solution")):
+        result = namespace["solution"]()
+    else:
+        names = [n for n in ("answer", "ans", "result") if n in namespace]
+        if not names:
+            raise NoResult("the program defines neither solution() nor ans/answer/result")
+        result = namespace[names[0]]
+    outcome["value"], reason = plain(result)
+    if reason is not None:
+        outcome = {"status": "no_result", "value": None, "error": reason}
 except SyntaxError as error:
-    message = f"SyntaxError: {error.msg} (line {error.lineno})"
-    outcome = {"status": "syntax_error", "value": None, "error": message}
+    outcome = {"status": "syntax_error", "value": None,
+               "error": f"SyntaxError: {error.msg} (line {error.lineno})"}
 except MemoryError:
     outcome = {"status": "memory", "value": None, "error": "MemoryError: memory limit reached"}
+except NoResult as error:
+    outcome = {"status": "no_result", "value": None, "error": str(error)}
 except BaseException as error:
-    outcome = {"status": "error", "value": None, "error": f"{type(error).__name__}: {error}"[:500]}
+    try:
+        message = f"{type(error).__name__}: {error}"[:500]
+    except BaseException:
+        message = type(error).__name__
+    outcome = {"status": "error", "value": None, "error": message}
+for stream in (sys.stdout, sys.stderr):
+    try:
+        stream.flush()
+    except BaseException:
+        pass
 try:
-    outcome["stdout"] = captured.getvalue()[:2000]
-except ValueError:  # the program closed its stdout
-    outcome["stdout"] = ""
-channel.write("\n" + limits["marker"] + json.dumps(outcome) + "\n")
-channel.flush()
+    line = json.dumps(outcome)
+except BaseException:
+    line = json.dumps({"status": "error", "value": None, "error": "the result could not be sent"})
+try:
+    data = (line + "\n").encode()
+    while data:
+        data = data[os.write(channel, data):]
+finally:
+    os._exit(0)
 """

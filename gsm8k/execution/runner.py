@@ -1,48 +1,87 @@
-"""Run a model-written Python program outside the evaluation's process, with limits.
+"""Run a model-written Python program in a throwaway sandbox, with limits, and read its result.
 
-Locally: a separate ``python -I -S`` process in a fresh scratch directory, with a minimal
-environment, its own session (so a timeout kills everything it started), CPU-time, memory,
-file-size and open-file limits, an audit hook that refuses network, subprocesses and file access
-outside the scratch directory, no network namespace when ``unshare`` can provide one, and a
-wall-clock timeout. With an Inspect sandbox (``docker``), the same bootstrap runs inside it.
+``isolation="bwrap"`` (the default) runs each program in its own bubblewrap sandbox
+(:mod:`gsm8k.execution.isolation`): no view of the evaluator's files, processes, network or
+environment, and every process it starts killed at the wall-clock limit. ``isolation="process"``
+is for models the user trusts: a plain child process with the same limits, which can read what
+the evaluator's user can read. In both, the program's result comes back on a pipe of its own
+(the result channel) and its output on stdout/stderr, each kept up to a fixed size.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
+import re
+import selectors
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import IO, Any, Literal
 
 from gsm8k.execution.bootstrap import BOOTSTRAP
+from gsm8k.execution.isolation import (
+    UID_POOL,
+    Isolation,
+    bwrap_command,
+    find_bwrap,
+    python_runtime,
+    sandbox_environment,
+)
 
 Status = Literal[
-    "ok", "syntax_error", "error", "timeout", "memory", "no_result", "no_program", "crashed"
+    "ok",
+    "syntax_error",
+    "error",
+    "timeout",
+    "memory",
+    "no_result",
+    "no_program",
+    "crashed",
+    "invalid_result",
 ]
 
 DEFAULT_TIMEOUT_SECONDS = 6.0
 DEFAULT_CPU_SECONDS = 5
 DEFAULT_MEMORY_MB = 512
+DEFAULT_FILE_MB = 1
+DEFAULT_PROCESSES = 8
+OUTPUT_CAP_BYTES = 64 * 1024
+"""Program output kept per stream; the rest is counted and dropped, never held in memory."""
+CHANNEL_CAP_BYTES = 16 * 1024
+"""The result line is at most a few KiB; more on the channel is a malformed result."""
+MAX_RESULT_DIGITS = 4300
+"""Digits a result may have before or after the point (Python's own int-to-string limit)."""
+KILL_GRACE_SECONDS = 2.0
+"""How long output pipes may stay open after the sandbox was killed before they are abandoned."""
+REPORTED_STATUSES = frozenset({"ok", "syntax_error", "error", "memory", "no_result"})
+"""Statuses the bootstrap may report on the channel; the others are the runner's own findings."""
+
+_PLAIN_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
 class ExecutionResult:
-    """What happened when a program ran."""
+    """What happened when a program ran. ``value`` is a plain decimal string when ``ok``."""
 
     status: Status
     value: str | None
     error: str | None
     stdout: str
     seconds: float
+    stderr: str = ""
+    dropped_bytes: int = 0
+    """Output beyond :data:`OUTPUT_CAP_BYTES` per stream, counted and not kept."""
+
+    @property
+    def number(self) -> Decimal | None:
+        return Decimal(self.value) if self.status == "ok" and self.value is not None else None
 
 
 @dataclass(frozen=True)
@@ -52,90 +91,241 @@ class Limits:
     timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS
     cpu_seconds: int = DEFAULT_CPU_SECONDS
     memory_mb: int = DEFAULT_MEMORY_MB
-
-
-def bootstrap_command(python: str, limits: Limits, marker: str) -> list[str]:
-    arguments = json.dumps(
-        {"cpu_seconds": limits.cpu_seconds, "memory_mb": limits.memory_mb, "marker": marker}
-    )
-    return [python, "-I", "-S", "-c", BOOTSTRAP, arguments]
-
-
-def parse_outcome(
-    stdout: str, marker: str, seconds: float, returncode: int | None
-) -> ExecutionResult:
-    """Read the bootstrap's JSON line; a process that died before writing it crashed or ran out."""
-    for line in reversed(stdout.splitlines()):
-        if line.startswith(marker):
-            outcome = json.loads(line[len(marker) :])
-            return ExecutionResult(
-                outcome["status"], outcome["value"], outcome["error"], outcome["stdout"], seconds
-            )
-    if returncode is not None and returncode in (-signal.SIGXCPU, -signal.SIGKILL, 152, 137):
-        return ExecutionResult("timeout", None, "CPU time limit reached", "", seconds)
-    return ExecutionResult(
-        "crashed",
-        None,
-        f"the program's process ended without a result (exit {returncode})",
-        stdout[-500:],
-        seconds,
-    )
+    file_mb: int = DEFAULT_FILE_MB
+    processes: int = DEFAULT_PROCESSES
 
 
 DEFAULT_LIMITS = Limits()
 
 
-def run_program(code: str, limits: Limits = DEFAULT_LIMITS) -> ExecutionResult:
-    """Run ``code`` in a limited child process and return its outcome; bad code never raises."""
-    marker = f"@@gsm8k-result-{uuid.uuid4().hex}@@"
-    scratch = tempfile.mkdtemp(prefix="gsm8k-program-")
-    command = _without_network() + bootstrap_command(sys.executable, limits, marker)
+def bootstrap_arguments(limits: Limits, channel: int, uid: int | None) -> list[str]:
+    """``python -I -S`` arguments that run the bootstrap with these limits."""
+    settings = {
+        "channel": channel,
+        "cpu_seconds": limits.cpu_seconds,
+        "memory_bytes": limits.memory_mb * 1024 * 1024,
+        "file_bytes": limits.file_mb * 1024 * 1024,
+        "processes": limits.processes,
+        "uid": uid,
+        "max_digits": MAX_RESULT_DIGITS,
+    }
+    return ["-c", BOOTSTRAP, json.dumps(settings)]
+
+
+def run_program(
+    code: str, limits: Limits = DEFAULT_LIMITS, isolation: Isolation = "bwrap"
+) -> ExecutionResult:
+    """Run ``code`` and return its outcome; nothing the program does raises here.
+
+    Raises:
+        RuntimeError: when ``isolation="bwrap"`` and bubblewrap is not installed (callers check
+            :func:`gsm8k.execution.isolation.unavailable_reason` before a run starts).
+    """
+    if isolation == "bwrap" and find_bwrap() is None:
+        raise RuntimeError("bubblewrap (bwrap) is not installed")
     started = time.monotonic()
-    process = subprocess.Popen(
-        command,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=scratch,
-        env={"PATH": "/usr/bin:/bin", "HOME": scratch, "LANG": "C.UTF-8"},
-        start_new_session=True,
-        text=True,
-    )
+    scratch = tempfile.mkdtemp(prefix="gsm8k-program-") if isolation == "process" else None
+    read_end, write_end = os.pipe()
+    write_open = True
     try:
-        stdout, _ = process.communicate(code, timeout=limits.timeout_seconds)
-        return parse_outcome(stdout, marker, time.monotonic() - started, process.returncode)
-    except subprocess.TimeoutExpired:
-        _kill_group(process)
-        return ExecutionResult(
-            "timeout",
-            None,
-            f"wall-clock limit of {limits.timeout_seconds:g} s reached",
-            "",
-            time.monotonic() - started,
-        )
+        with UID_POOL.uid() as uid, tempfile.TemporaryFile() as source:
+            # An already-unlinked file: the source never stays on disk, even after a crash.
+            source.write(code.encode("utf-8", "replace"))
+            source.seek(0)
+            arguments = bootstrap_arguments(
+                limits, write_end, uid if isolation == "bwrap" else None
+            )
+            environment = sandbox_environment()
+            if scratch is None:
+                command = bwrap_command(str(find_bwrap()), python_runtime(), arguments)
+            else:
+                environment |= {"HOME": scratch, "TMPDIR": scratch}
+                command = [sys.executable, "-I", "-S", *arguments]
+            try:
+                process = subprocess.Popen(
+                    command,
+                    stdin=source,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    pass_fds=(write_end,),
+                    cwd=scratch,
+                    env=environment,
+                    start_new_session=True,
+                )
+            finally:
+                os.close(write_end)  # the sandbox holds the only write end now
+                write_open = False
+            try:
+                assert process.stdout is not None and process.stderr is not None
+                streams = _collect(
+                    process,
+                    {"stdout": process.stdout, "stderr": process.stderr, "channel": read_end},
+                    started + limits.timeout_seconds,
+                )
+            finally:
+                _kill(process)
     finally:
-        if process.poll() is None:
-            _kill_group(process)
-        shutil.rmtree(scratch, ignore_errors=True)
+        os.close(read_end)
+        if write_open:
+            os.close(write_end)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    seconds = time.monotonic() - started
+    return outcome(
+        streams["channel"],
+        streams["stdout"],
+        streams["stderr"],
+        process.returncode,
+        seconds,
+        timed_out=streams.timed_out,
+        timeout_seconds=limits.timeout_seconds,
+    )
 
 
-def _kill_group(process: subprocess.Popen[str]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.communicate()
+@dataclass
+class Capture:
+    """The first ``cap`` bytes of a stream and how many more there were."""
+
+    cap: int
+    kept: bytearray = field(default_factory=bytearray)
+    dropped: int = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.cap - len(self.kept)
+        self.kept += chunk[:room]
+        self.dropped += max(0, len(chunk) - room)
+
+    def text(self) -> str:
+        return self.kept.decode("utf-8", "replace")
 
 
-@functools.cache
-def _without_network() -> list[str]:
-    """``unshare`` arguments that give the child an empty network namespace, where permitted."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return []
-    for prefix in ([unshare, "--net"], [unshare, "--net", "--map-root-user"]):
-        try:
-            probe = subprocess.run([*prefix, "true"], capture_output=True, timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if probe.returncode == 0:
-            return prefix
-    return []
+class Streams(dict[str, Capture]):
+    timed_out = False
+
+
+def _collect(
+    process: subprocess.Popen[bytes], sources: dict[str, IO[bytes] | int], deadline: float
+) -> Streams:
+    """Read every stream until all are closed, killing the sandbox at ``deadline``."""
+    streams = Streams(
+        {
+            name: Capture(CHANNEL_CAP_BYTES if name == "channel" else OUTPUT_CAP_BYTES)
+            for name in sources
+        }
+    )
+    with selectors.DefaultSelector() as selector:
+        for name, source in sources.items():
+            selector.register(source, selectors.EVENT_READ, name)
+        while selector.get_map():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                if streams.timed_out:
+                    break  # pipes still open after the kill and the grace period: abandon them
+                streams.timed_out = True
+                _kill(process)
+                deadline = time.monotonic() + KILL_GRACE_SECONDS
+                continue
+            for key, _ in selector.select(timeout=remaining):
+                descriptor = key.fd
+                chunk = os.read(descriptor, 65536)
+                if chunk:
+                    streams[key.data].add(chunk)
+                else:
+                    selector.unregister(key.fileobj)
+    for source in sources.values():
+        if not isinstance(source, int):
+            source.close()
+    return streams
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    """Kill the sandbox (bubblewrap's death takes its PID namespace with it) or, for a plain
+    process, its process group; then reap it."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=10)
+
+
+def outcome(
+    channel: Capture,
+    stdout: Capture,
+    stderr: Capture,
+    returncode: int | None,
+    seconds: float,
+    timed_out: bool = False,
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+) -> ExecutionResult:
+    """The result of a run from what came back: the channel's one line, or why there is none."""
+    printed, errors = stdout.text(), stderr.text()
+    dropped = stdout.dropped + stderr.dropped
+
+    def failure(status: Status, error: str) -> ExecutionResult:
+        return ExecutionResult(status, None, error, printed, seconds, errors, dropped)
+
+    if timed_out:
+        return failure("timeout", f"wall-clock limit of {timeout_seconds:g} s reached")
+    if not channel.kept and not channel.dropped:
+        return failure(*_no_result_reason(returncode))
+    status, value, error = read_result_line(bytes(channel.kept), channel.dropped)
+    return ExecutionResult(status, value, error, printed, seconds, errors, dropped)
+
+
+def _no_result_reason(returncode: int | None) -> tuple[Status, str]:
+    signals = {
+        signal.SIGXCPU: ("timeout", "CPU time limit reached"),
+        signal.SIGKILL: ("timeout", "CPU time limit reached (killed; or the program killed itself)"),
+        signal.SIGXFSZ: ("error", "file size limit reached"),
+    }
+    for number, (status, reason) in signals.items():
+        # bubblewrap reports a signal death as 128 + signal; a direct child as -signal
+        if returncode in (-number, 128 + number):
+            return status, reason  # type: ignore[return-value]
+    return "crashed", f"the program's process ended without a result (exit {returncode})"
+
+
+def read_result_line(data: bytes, dropped: int = 0) -> tuple[Status, str | None, str | None]:
+    """Check the channel's content: exactly one JSON line with a known status and, for ``ok``,
+    a plain decimal number. Anything else is an ``invalid_result`` with the reason."""
+    if dropped:
+        return "invalid_result", None, f"the result channel held over {CHANNEL_CAP_BYTES} bytes"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        return "invalid_result", None, f"the result channel is not UTF-8 (byte {problem.start})"
+    if not text.endswith("\n") or text.count("\n") != 1:
+        return "invalid_result", None, "the result channel held more than one line or no line end"
+    try:
+        parsed: Any = json.loads(text)
+    except ValueError:
+        return "invalid_result", None, "the result channel held a line that is not JSON"
+    if not (isinstance(parsed, dict) and set(parsed) == {"status", "value", "error"}):
+        return "invalid_result", None, "the result line does not have the expected fields"
+    status, value, error = parsed["status"], parsed["value"], parsed["error"]
+    if status not in REPORTED_STATUSES or not isinstance(error, (str, type(None))):
+        return "invalid_result", None, "the result line has an unknown status"
+    if status != "ok":
+        return status, None, (error or status)[:1000]
+    if not isinstance(value, str):
+        return "invalid_result", None, "the result line has no value"
+    number, reason = plain_number(value)
+    if number is None:
+        return "no_result", None, reason
+    return "ok", number, None
+
+
+def plain_number(text: str) -> tuple[str | None, str | None]:
+    """A result as a plain decimal string (``-12``, ``0.00005``, thousands commas removed), or
+    why it is not one. Scientific notation, words and units are refused, never half-read."""
+    cleaned = text.strip()
+    cleaned = cleaned[1:].lstrip() if cleaned.startswith("$") else cleaned
+    if not _PLAIN_NUMBER.fullmatch(cleaned):
+        return None, f"result {text[:80]!r} is not a plain decimal number"
+    cleaned = cleaned.replace(",", "")
+    whole, _, decimals = cleaned.lstrip("-").partition(".")
+    if len(whole) > MAX_RESULT_DIGITS or len(decimals) > MAX_RESULT_DIGITS:
+        return None, f"result has more than {MAX_RESULT_DIGITS} digits"
+    return cleaned, None

@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
-import uuid
-from decimal import Decimal
+from decimal import Context, Decimal, localcontext
 
 from inspect_ai.scorer import Score, Scorer, Target, accuracy, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from gsm8k.execution.dispatch import check_isolation, run_model_code
+from gsm8k.execution.isolation import Isolation
 from gsm8k.execution.programs import extract_program
-from gsm8k.execution.runner import (
-    DEFAULT_LIMITS,
-    ExecutionResult,
-    Limits,
-    bootstrap_command,
-    parse_outcome,
-    run_program,
-)
-from gsm8k.numbers import (
-    DECIMAL_TOLERANCE,
-    normalize,
-    parse_gold,
-    parse_number,
-    same_number,
-)
+from gsm8k.execution.runner import DEFAULT_LIMITS, MAX_RESULT_DIGITS, ExecutionResult, Limits
+from gsm8k.numbers import DECIMAL_TOLERANCE, normalize, parse_gold, same_number
 
 ACCURACY = "accuracy"
 EXECUTION_ERROR = "execution_error"
 TIMEOUT = "timeout"
 NO_PROGRAM = "no_program"
+LOGGED_OUTPUT_CHARS = 2000
+"""What a sample's log keeps of a program's output (the start of stdout, the end of stderr)."""
+EXACT = Context(prec=2 * MAX_RESULT_DIGITS + 20)
+"""Enough precision for any result the runner accepts: no rounding, no overflow signal."""
 
 
 @scorer(
@@ -40,33 +31,32 @@ NO_PROGRAM = "no_program"
         NO_PROGRAM: [mean()],
     }
 )
-def pal_grader(limits: Limits = DEFAULT_LIMITS, in_sandbox: bool = False) -> Scorer:
+def pal_grader(
+    limits: Limits = DEFAULT_LIMITS, in_sandbox: bool = False, isolation: Isolation = "bwrap"
+) -> Scorer:
     """Run the program a completion contains and grade its numeric result exactly.
 
     Args:
         limits: CPU seconds, memory and wall-clock limits for one program.
-        in_sandbox: Run in the task's Inspect sandbox (e.g. docker) instead of a local process.
+        in_sandbox: Run in the task's Inspect sandbox (e.g. docker) instead of locally.
+        isolation: Locally, ``bwrap`` (an OS sandbox per program) or ``process`` (a plain
+            child process, for models whose code the user trusts).
+
+    Raises:
+        PrerequisiteError: when ``isolation="bwrap"`` and bubblewrap cannot run here.
     """
+    check_isolation(in_sandbox, isolation)
 
     async def score(state: TaskState, target: Target) -> Score:
         code = extract_program(state.output.completion)
         if code is None:
             result = ExecutionResult("no_program", None, "no program in the completion", "", 0.0)
-        elif in_sandbox:
-            result = await run_in_sandbox(code, limits)
         else:
-            result = await asyncio.to_thread(run_program, code, limits)
-        value = parse_number(result.value) if result.status == "ok" and result.value else None
-        if result.status == "ok" and value is None:
-            result = ExecutionResult(
-                "no_result",
-                None,
-                f"result is not a number: {result.value!r}",
-                result.stdout,
-                result.seconds,
-            )
-        correct = value is not None and same_number(value, parse_gold(target.text))
-        answer = normalize(tidy(value)) if value is not None else None
+            result = await run_model_code(code, limits, in_sandbox, isolation)
+        value = result.number
+        with localcontext(EXACT):
+            correct = value is not None and same_number(value, parse_gold(target.text))
+            answer = normalize(tidy(value)) if value is not None else None
         return Score(
             value={
                 ACCURACY: float(correct),
@@ -80,7 +70,9 @@ def pal_grader(limits: Limits = DEFAULT_LIMITS, in_sandbox: bool = False) -> Sco
                 "status": result.status,
                 "error": result.error,
                 "code": code,
-                "stdout": result.stdout,
+                "stdout": result.stdout[:LOGGED_OUTPUT_CHARS],
+                "stderr": result.stderr[-LOGGED_OUTPUT_CHARS:],
+                "output_dropped_bytes": result.dropped_bytes,
                 "seconds": round(result.seconds, 3),
             },
         )
@@ -102,30 +94,3 @@ def explain(result: ExecutionResult, answer: str | None, correct: bool, target: 
         return f"Program {result.status}: {result.error}"
     verdict = "correct" if correct else "incorrect"
     return f"Program ran: result {answer}, {verdict} (target {target})."
-
-
-async def run_in_sandbox(code: str, limits: Limits) -> ExecutionResult:
-    """The same bootstrap and limits, inside the task's Inspect sandbox."""
-    from inspect_ai.util import sandbox
-
-    token = uuid.uuid4().hex
-    marker, scratch = f"@@gsm8k-result-{token}@@", f"/tmp/gsm8k-program-{token}"
-    loop = asyncio.get_running_loop()
-    started = loop.time()
-    try:
-        await sandbox().exec(["mkdir", "-p", scratch])
-        result = await sandbox().exec(
-            bootstrap_command("python3", limits, marker),
-            input=code,
-            cwd=scratch,
-            timeout=int(limits.timeout_seconds),
-        )
-    except TimeoutError:
-        return ExecutionResult(
-            "timeout",
-            None,
-            f"wall-clock limit of {limits.timeout_seconds:g} s reached",
-            "",
-            loop.time() - started,
-        )
-    return parse_outcome(result.stdout, marker, loop.time() - started, result.returncode)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from inspect_ai.tool import Tool, tool
 
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
-from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits, run_program
+from gsm8k.execution.dispatch import check_isolation, run_model_code
+from gsm8k.execution.isolation import Isolation
+from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits
+
+TOOL_OUTPUT_CHARS = 4000
+"""How much of a program's output goes back to the model (the log's score keeps its own)."""
 
 
 @tool
@@ -32,7 +35,16 @@ def calculator() -> Tool:
 
 
 @tool
-def python_runner(limits: Limits = DEFAULT_LIMITS, in_sandbox: bool = False) -> Tool:
+def python_runner(
+    limits: Limits = DEFAULT_LIMITS, in_sandbox: bool = False, isolation: Isolation = "bwrap"
+) -> Tool:
+    """Run the model's programs where ``pal_grader`` would (see its arguments).
+
+    Raises:
+        PrerequisiteError: when ``isolation="bwrap"`` and bubblewrap cannot run here.
+    """
+    check_isolation(in_sandbox, isolation)
+
     async def execute(code: str) -> str:
         """Run a short Python program (standard library only) and return its result.
 
@@ -45,21 +57,21 @@ def python_runner(limits: Limits = DEFAULT_LIMITS, in_sandbox: bool = False) -> 
         Returns:
             The program's printed output and result, or the error it raised.
         """
-        if in_sandbox:
-            from gsm8k.execution.scorer import run_in_sandbox
-
-            result = await run_in_sandbox(code, limits)
-        else:
-            result = await asyncio.to_thread(run_program, code, limits)
-        return describe(result)
+        return describe(await run_model_code(code, limits, in_sandbox, isolation))
 
     return execute
 
 
 def describe(result: ExecutionResult) -> str:
-    printed = f"Output:\n{result.stdout.rstrip()}\n" if result.stdout.strip() else ""
+    """What the model sees: the program's output (clipped), then its result or error."""
+    output = result.stdout
+    if len(output) > TOOL_OUTPUT_CHARS or result.dropped_bytes:
+        output = f"{output[:TOOL_OUTPUT_CHARS]}\n[output clipped]"
+    printed = f"Output:\n{output.rstrip()}\n" if output.strip() else ""
     if result.status == "ok":
         return f"{printed}Result: {result.value}"
     if result.status == "no_result" and printed:
         return printed.rstrip()  # a program that only prints is fine for a tool
+    errors = result.stderr.strip()[-TOOL_OUTPUT_CHARS:]
+    printed += f"Errors:\n{errors}\n" if errors else ""
     return f"{printed}Error ({result.status}): {result.error}"

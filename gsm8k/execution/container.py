@@ -1,0 +1,94 @@
+"""Run a program in the task's Inspect sandbox (``-T sandbox=docker``): same bootstrap, same limits.
+
+A container's exec has one output stream for results, so the bootstrap takes stdout as its result
+channel and sends the program's own prints to stderr. The container itself (see
+``gsm8k/execution/docker/compose.yaml``) has no network, a read-only root, a non-root user and
+memory, CPU and process limits; ``timeout -s KILL`` ends the program at the wall-clock limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from pathlib import Path
+
+from gsm8k.execution.runner import (
+    OUTPUT_CAP_BYTES,
+    Capture,
+    ExecutionResult,
+    Limits,
+    bootstrap_arguments,
+    outcome,
+)
+
+COMPOSE_FILE = Path(__file__).parent / "docker" / "compose.yaml"
+"""The compose file that ``-T sandbox=docker`` uses."""
+CONTAINER_PYTHON = "python3"
+CONTAINER_TIMEOUT_EXITS = (124, 137)
+"""How ``timeout -s KILL`` reports a program it ended (coreutils versions differ)."""
+
+
+def compose_sandbox(sandbox: str | None) -> str | tuple[str, str] | None:
+    """The task's ``sandbox`` argument: ``docker`` means this project's compose file."""
+    if sandbox == "docker":
+        return ("docker", str(COMPOSE_FILE))
+    return sandbox
+
+
+async def run_in_container(code: str, limits: Limits) -> ExecutionResult:
+    """Run ``code`` through the task's Inspect sandbox; failures are results, never raised."""
+    from inspect_ai.util import sandbox
+
+    scratch = f"/tmp/gsm8k-program-{uuid.uuid4().hex}"
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    seconds = f"{limits.timeout_seconds:g}"
+    command = [
+        "timeout", "-s", "KILL", seconds,
+        CONTAINER_PYTHON, "-I", "-S", *bootstrap_arguments(limits, channel=1, uid=None),
+    ]  # fmt: skip
+    try:
+        await sandbox().exec(["mkdir", "-p", scratch], timeout=30)
+        result = await sandbox().exec(
+            command,
+            input=code,
+            cwd=scratch,
+            env={"HOME": scratch, "TMPDIR": scratch},
+            timeout=int(limits.timeout_seconds) + 5,
+            timeout_retry=False,  # a retry would run the program again
+        )
+    except asyncio.CancelledError:
+        raise
+    except TimeoutError:
+        return _failure(
+            "timeout", f"wall-clock limit of {seconds} s reached", loop.time() - started
+        )
+    except Exception as error:  # the sandbox's own failure (output limit, exec error): this sample
+        return _failure("crashed", f"{type(error).__name__}: {error}"[:500], loop.time() - started)
+    finally:
+        # The container may be gone; it is discarded with the sample anyway.
+        with contextlib.suppress(Exception):
+            await sandbox().exec(["rm", "-rf", scratch], timeout=30)
+    elapsed = loop.time() - started
+    channel, printed = _capture(result.stdout, 16 * 1024), _capture(result.stderr)
+    timed_out = result.returncode in CONTAINER_TIMEOUT_EXITS and not channel.kept
+    return outcome(
+        channel,
+        printed,
+        Capture(OUTPUT_CAP_BYTES),
+        result.returncode,
+        elapsed,
+        timed_out=timed_out,
+        timeout_seconds=limits.timeout_seconds,
+    )
+
+
+def _capture(text: str, cap: int = OUTPUT_CAP_BYTES) -> Capture:
+    capture = Capture(cap)
+    capture.add(text.encode("utf-8", "replace"))
+    return capture
+
+
+def _failure(status: str, error: str, seconds: float) -> ExecutionResult:
+    return ExecutionResult(status, None, error, "", seconds)  # type: ignore[arg-type]

@@ -1,0 +1,220 @@
+"""The operating-system sandbox for model-written programs: a bubblewrap command line.
+
+Each program gets its own mount namespace that holds only ``/usr`` and the interpreter's standard
+library (read-only) and an empty, size-capped tmpfs as its working directory; a fresh ``/proc``
+of its own PID namespace; empty network, IPC and UTS namespaces; no environment beyond ``PATH``,
+``HOME``, ``TMPDIR`` and ``LANG``; no new privileges. The PID namespace is what makes the time
+limit hold: when the runner kills bubblewrap, the namespace's first process dies with it
+(``--die-with-parent``) and the kernel kills every process left in the namespace, however it was
+started (``setsid``, double fork).
+
+When the evaluator runs as root, the program runs under a per-run user id of its own (the
+bootstrap drops to it before any model code runs), so that it holds no capabilities, cannot
+signal or read the sandbox's root-owned first process, and ``RLIMIT_NPROC`` (which never
+applies to root) bounds its processes. Other users get a user namespace from bubblewrap, in
+which the process limit counts only the sandbox's own processes.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from inspect_ai._util.error import PrerequisiteError
+
+SCRATCH = "/scratch"
+"""The program's working directory inside the sandbox (a tmpfs, gone with the sandbox)."""
+SCRATCH_BYTES = 16 * 1024 * 1024
+"""Size of the scratch tmpfs: a program cannot fill the evaluator's disk or memory through it."""
+SANDBOX_PATH = "/usr/bin:/bin"
+FIRST_SANDBOX_UID = 1_900_000_000
+"""Per-run user ids (root evaluators only) are taken from here up: far above any real account."""
+UIDS_PER_PROCESS = 10_000
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """The interpreter a sandbox runs and the paths it needs, as they are on this machine."""
+
+    executable: str
+    stdlib: str
+    shared_library: str | None
+
+
+@functools.cache
+def python_runtime() -> Runtime:
+    """The real interpreter under this one's base prefix (a venv's or pyenv's ``python`` is
+    a link or a shim), its standard library and, for shared builds, ``libpython``."""
+    executable = os.path.realpath(sys.executable)
+    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    library = None
+    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
+        candidate = Path(
+            str(sysconfig.get_config_var("LIBDIR")), str(sysconfig.get_config_var("LDLIBRARY"))
+        )
+        if candidate.is_file() and not str(candidate.resolve()).startswith("/usr/"):
+            library = str(candidate.resolve())
+    return Runtime(executable, stdlib, library)
+
+
+def find_bwrap() -> str | None:
+    return shutil.which("bwrap")
+
+
+@functools.cache
+def _probe(bwrap: str) -> str | None:
+    """Why bubblewrap cannot start a sandbox here (``None``: it can)."""
+    try:
+        probe = subprocess.run(
+            bwrap_command(bwrap, python_runtime(), ["-c", "pass"]),
+            capture_output=True,
+            timeout=30,
+            env=sandbox_environment(),
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"{bwrap} could not start: {error}"
+    if probe.returncode != 0:
+        message = probe.stderr.decode("utf-8", "replace").strip()
+        return f"{bwrap} could not create a sandbox: {message[:300]}"
+    return None
+
+
+def unavailable_reason() -> str | None:
+    """Why the OS sandbox cannot be used on this machine, or ``None`` when it can."""
+    if not sys.platform.startswith("linux"):
+        return f"bubblewrap needs Linux namespaces; this is {sys.platform}"
+    bwrap = find_bwrap()
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    return _probe(bwrap)
+
+
+def sandbox_available() -> bool:
+    return unavailable_reason() is None
+
+
+def sandbox_environment() -> dict[str, str]:
+    """The whole environment of bubblewrap and the program: nothing from the evaluator's
+    (bubblewrap's own processes are visible in the sandbox's ``/proc``)."""
+    return {"PATH": SANDBOX_PATH, "HOME": SCRATCH, "TMPDIR": SCRATCH, "LANG": "C.UTF-8"}
+
+
+def bwrap_command(bwrap: str, runtime: Runtime, python_arguments: list[str]) -> list[str]:
+    """The bubblewrap command line that runs ``runtime`` with ``python_arguments``."""
+    command = [
+        bwrap,
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+    ]
+    for name, value in sandbox_environment().items():
+        command += ["--setenv", name, value]
+    if os.geteuid() == 0:
+        # Keep only what the bootstrap needs to drop to the run's own user id; it loses these
+        # with the switch, and no-new-privileges (always set by bubblewrap) keeps them lost.
+        command += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        command += ["--unshare-user"]
+    command += ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "lib", "lib32", "lib64", "sbin"):
+        top = Path("/", name)
+        if top.is_symlink():
+            command += ["--symlink", os.readlink(top), str(top)]
+        elif top.is_dir():
+            command += ["--ro-bind", str(top), str(top)]
+    exposed = [runtime.executable, runtime.stdlib]
+    if runtime.shared_library is not None:
+        exposed.append(runtime.shared_library)
+    for path in exposed:
+        if path.startswith("/usr/"):
+            continue
+        # Parents are created world-traversable: on the host they may be private (/root).
+        for parent in reversed(Path(path).parents[:-1]):
+            command += ["--perms", "0755", "--dir", str(parent)]
+        command += ["--ro-bind", path, path]
+    site_packages = os.path.join(runtime.stdlib, "site-packages")
+    if os.path.isdir(site_packages):
+        # Installed packages are not part of the sandbox's runtime: an empty read-only dir.
+        command += ["--tmpfs", site_packages, "--remount-ro", site_packages]
+    command += [
+        "--proc", "/proc",
+        "--dev", "/dev",
+        "--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", SCRATCH,
+        "--chdir", SCRATCH,
+        runtime.executable, "-I", "-S", *python_arguments,
+    ]  # fmt: skip
+    return command
+
+
+class _UidPool:
+    """Distinct user ids for the sandboxes running at once in this process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._taken: set[int] = set()
+        self._base = FIRST_SANDBOX_UID + (os.getpid() % 10_000) * UIDS_PER_PROCESS
+
+    @contextmanager
+    def uid(self) -> Iterator[int | None]:
+        """A user id to drop to (root only; other users already get a user namespace)."""
+        if os.geteuid() != 0:
+            yield None
+            return
+        with self._lock:
+            slot = next(i for i in itertools.count() if i not in self._taken)
+            self._taken.add(slot)
+        try:
+            yield self._base + slot % UIDS_PER_PROCESS
+        finally:
+            with self._lock:
+                self._taken.discard(slot)
+
+
+UID_POOL = _UidPool()
+
+
+Isolation = Literal["bwrap", "process"]
+"""Where a program runs locally: a bubblewrap sandbox, or (trusted models only) a plain process."""
+
+TRUST_PARAMETER = "trust_model_code"
+
+
+def refusal(reason: str) -> str:
+    """The one message shown when model-written code would have to run without isolation."""
+    return (
+        f"mode=pal and tools=python run code the model wrote, and this machine cannot isolate it: "
+        f"{reason}. Run the code in a container with -T sandbox=docker (needs a Docker engine), "
+        f"install bubblewrap, or — only for a model whose code you trust — pass "
+        f"-T {TRUST_PARAMETER}=true to run it as a plain local process that can read whatever "
+        "your user can (the log records that choice)."
+    )
+
+
+def choose_isolation(trust_model_code: bool) -> Isolation:
+    """``bwrap`` where the sandbox works; else ``process`` if the user opted in, else refuse.
+
+    Raises:
+        PrerequisiteError: when the sandbox is unavailable and the user did not opt in.
+    """
+    reason = unavailable_reason()
+    if reason is None:
+        return "bwrap"
+    if trust_model_code:
+        return "process"
+    raise PrerequisiteError(refusal(reason))
