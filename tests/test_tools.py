@@ -110,13 +110,16 @@ def test_tool_result_reaches_the_model_and_is_graded(
 def test_python_tool_reports_errors_to_the_model(mini_data: Path, tmp_path: Path) -> None:
     log = run_eval(
         gsm8k(dataset=str(mini_data), fewshot=0, tools="python"),
-        tool_using_model("python_runner", {"code": "import socket\nsocket.socket()\nans = 1"}),
+        tool_using_model(
+            "python_runner",
+            {"code": "import socket\nsocket.create_connection(('192.0.2.1', 80))\nans = 1"},
+        ),
         log_dir=str(tmp_path),
         limit=1,
     )
     [sample] = log.samples
     [result] = [m for m in sample.messages if isinstance(m, ChatMessageTool)]
-    assert "Error (error): PermissionError" in result.text
+    assert "Error (error): OSError: [Errno 101] Network is unreachable" in result.text
 
 
 def test_pal_and_tools_together_are_rejected(mini_data: Path) -> None:
