@@ -13,7 +13,7 @@ the evaluator that hand out the answer key over loopback TCP and a Unix socket).
 
 from __future__ import annotations
 
-PRELUDE = '''
+PRELUDE = """
 import os, re, sys
 TAG = "{tag}"
 DATA = "{data}"
@@ -35,7 +35,7 @@ def read_key(path):
             return gold_from(handle.read())
     except OSError:
         return None
-'''
+"""
 
 ATTACKS: dict[str, str] = {
     # The bypass that scored 50/50: the dataset path from the evaluator's environment.

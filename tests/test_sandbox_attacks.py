@@ -33,7 +33,7 @@ from inspect_ai.scorer import Score
 from inspect_ai.tool import ToolInfo
 
 from gsm8k.execution.isolation import unavailable_reason
-from gsm8k.execution.runner import Limits, run_program
+from gsm8k.execution.runner import ExecutionResult, Limits, run_program
 from gsm8k.task import gsm8k
 from tests.sandbox_attacks import ATTACKS, RESOURCE_ATTACKS, attack_program
 from tests.scripted import last_user_text, mock_model, run_eval, scripted_model
@@ -170,7 +170,9 @@ def tool_model(key: AnswerKey, names: list[str]) -> Any:
         name = next(n for n in names if tag(n) in prompt)
         results = [m for m in messages if isinstance(m, ChatMessageTool)]
         if not results:
-            return ModelOutput.for_tool_call("attacker", "python_runner", {"code": key.program(name)})
+            return ModelOutput.for_tool_call(
+                "attacker", "python_runner", {"code": key.program(name)}
+            )
         text = results[-1].text
         value = text.rsplit("Result:", 1)[-1].strip() if "Result:" in text else "-1"
         return ModelOutput.from_content("attacker", f"The program says {value}.\nANSWER: {value}")
@@ -185,9 +187,7 @@ def in_evaluator(function: Any, *arguments: Any) -> Any:
         return pool.apply(function, arguments)
 
 
-def run_attacks(
-    key: AnswerKey, names: list[str], through: str, tmp_path: Path
-) -> dict[str, Score]:
+def run_attacks(key: AnswerKey, names: list[str], through: str, tmp_path: Path) -> dict[str, Score]:
     """Run the named programs through the task in a separate evaluator; each score, by name."""
     return in_evaluator(_evaluate, key, names, through, str(tmp_path / "logs"))  # type: ignore[no-any-return]
 
@@ -263,15 +263,24 @@ def test_resource_attacks_end_as_that_samples_failure(
 FAST = Limits(timeout_seconds=4.0, cpu_seconds=2)
 
 
-@pytest.mark.parametrize("name", ["proc-environ-snooping", "reads-the-known-path"])
-def test_control_the_same_attacks_succeed_without_the_sandbox(
-    answer_key: AnswerKey, name: str
-) -> None:
+CONTROLS = ["proc-environ-snooping", "reads-the-known-path"]
+
+
+def test_control_the_same_attacks_succeed_without_the_sandbox(answer_key: AnswerKey) -> None:
     """Without OS isolation (the trusted opt-in) these attacks do read the answer key."""
-    result = in_evaluator(run_program, answer_key.program(name), FAST, "process")
-    assert result.status == "ok" and int(result.value or 0) == answer_key.golds[name]
-    sandboxed = in_evaluator(run_program, answer_key.program(name), FAST)
-    assert sandboxed.status == "ok" and sandboxed.value == "-1"
+    programs = [answer_key.program(name) for name in CONTROLS]
+    unsandboxed, sandboxed = in_evaluator(_run_both_ways, programs)
+    for name, result in zip(CONTROLS, unsandboxed, strict=True):
+        assert result.status == "ok" and result.value == str(answer_key.golds[name]), result
+    for result in sandboxed:
+        assert result.status == "ok" and result.value == "-1", result
+
+
+def _run_both_ways(programs: list[str]) -> tuple[list[ExecutionResult], list[ExecutionResult]]:
+    return (
+        [run_program(program, FAST, "process") for program in programs],
+        [run_program(program, FAST) for program in programs],
+    )
 
 
 def test_the_runner_does_not_wait_for_a_grandchild_that_keeps_the_pipes_open(

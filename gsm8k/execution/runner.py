@@ -277,7 +277,7 @@ def outcome(
 def _no_result_reason(returncode: int | None) -> tuple[Status, str]:
     signals = {
         signal.SIGXCPU: ("timeout", "CPU time limit reached"),
-        signal.SIGKILL: ("timeout", "CPU time limit reached (killed; or the program killed itself)"),
+        signal.SIGKILL: ("timeout", "CPU time limit reached (or the program killed itself)"),
         signal.SIGXFSZ: ("error", "file size limit reached"),
     }
     for number, (status, reason) in signals.items():
