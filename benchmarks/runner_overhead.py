@@ -1,48 +1,113 @@
-"""Per-program cost of the limited runner, on the hand-written program-aided completions.
+"""Per-program cost of running model-written code, sandbox by sandbox.
 
-    python -m benchmarks.runner_overhead [--repeats 5]
+    python -m benchmarks.runner_overhead [--repeats 5] [--old-commit 4d3e2b4]
 
-Prints the median and 90th percentile wall time per program for the local runner, next to
-running the same code with ``exec`` in this process (what the isolation costs).
+Runs the hand-written program-aided completions (tests/data/pal_programs.py) through:
+the bubblewrap sandbox (the default), the trusted local process (``trust_model_code=true``), the
+previous runner (``python -I -S`` with an audit hook and ``unshare --net``, loaded from
+``--old-commit`` with ``git show``), and ``exec`` in this process. Also times bare interpreter
+start-up three ways: directly, under bubblewrap, and under ``unshare -Urpf --mount-proc``.
+Prints the median and 90th percentile wall time per program.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
 
+from gsm8k.execution.isolation import bwrap_command, python_runtime, sandbox_environment
 from gsm8k.execution.programs import extract_program
 from gsm8k.execution.runner import run_program
 from tests.data.pal_programs import PROGRAMS
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def load_old_runner(commit: str) -> Callable[[str], object]:
+    """``run_program`` as it was at ``commit``, imported from a temporary package."""
+    package = Path(tempfile.mkdtemp(prefix="gsm8k-old-runner-")) / "old_execution"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in ("runner", "bootstrap"):
+        source = subprocess.run(
+            ["git", "show", f"{commit}:gsm8k/execution/{name}.py"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        (package / f"{name}.py").write_text(
+            source.replace("gsm8k.execution.bootstrap", "old_execution.bootstrap")
+        )
+    sys.path.insert(0, str(package.parent))
+    return importlib.import_module("old_execution.runner").run_program  # type: ignore[no-any-return]
+
+
+def in_process(program: str) -> None:
+    namespace: dict[str, object] = {}
+    try:
+        exec(compile(program, "<program>", "exec"), namespace)  # the baseline only
+        solution = namespace.get("solution")
+        if callable(solution):
+            solution()
+    except Exception:
+        pass
+
+
+def startup(command: list[str]) -> Callable[[str], object]:
+    def run(_: str) -> object:
+        return subprocess.run(command, capture_output=True, env=sandbox_environment(), check=True)
+
+    return run
+
+
+def summary(times: list[float]) -> str:
+    ordered = sorted(times)
+    p90 = ordered[int(0.9 * (len(ordered) - 1))]
+    return f"median {statistics.median(times) * 1000:6.1f} ms, p90 {p90 * 1000:6.1f} ms"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--old-commit", default="4d3e2b4")
     args = parser.parse_args()
     programs = [p for p in (extract_program(c) for _, c, *_ in PROGRAMS) if p is not None]
-    isolated, in_process = [], []
+    runtime = python_runtime()
+    python = [runtime.executable, "-I", "-S", "-c", "pass"]
+    ways: dict[str, Callable[[str], object]] = {
+        "bubblewrap sandbox (default)": run_program,
+        "trusted local process": lambda code: run_program(code, isolation="process"),
+        f"previous runner ({args.old_commit}: audit hook)": load_old_runner(args.old_commit),
+        "exec in this process": in_process,
+        "start-up only: python -I -S": startup(python),
+        "start-up only: bwrap ... python -I -S": startup(
+            bwrap_command(str(shutil.which("bwrap")), runtime, ["-c", "pass"])
+        ),
+    }
+    unshare = shutil.which("unshare")
+    if unshare is not None:
+        ways["start-up only: unshare -Urpf --mount-proc python"] = startup(
+            [unshare, "-Urpf", "--mount-proc", *python]
+        )
+    times: dict[str, list[float]] = {name: [] for name in ways}
     for _ in range(args.repeats):
         for program in programs:
-            started = time.perf_counter()
-            run_program(program)
-            isolated.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            try:
-                namespace: dict[str, object] = {}
-                exec(compile(program, "<program>", "exec"), namespace)  # baseline only
-                solution = namespace.get("solution")
-                if callable(solution):
-                    solution()
-            except Exception:
-                pass
-            in_process.append(time.perf_counter() - started)
-    print(f"{len(programs)} programs x {args.repeats}:")
-    for name, times in (("limited local runner", isolated), ("exec in process", in_process)):
-        ordered = sorted(times)
-        p90 = ordered[int(0.9 * (len(ordered) - 1))]
-        print(f"  {name}: median {statistics.median(times) * 1000:.1f} ms, p90 {p90 * 1000:.1f} ms")
+            for name, run in ways.items():  # interleaved, so machine load hits every way alike
+                started = time.perf_counter()
+                run(program)
+                times[name].append(time.perf_counter() - started)
+    print(f"{len(programs)} programs x {args.repeats} repeats, one at a time:")
+    for name, measured in times.items():
+        print(f"  {name:<52} {summary(measured)}")
     return 0
 
 
