@@ -75,6 +75,11 @@ def test_the_trusted_opt_in_runs_and_is_recorded_in_the_log(
     assert sample.scores["pal_grader"].value["accuracy"] == 1.0
 
 
+def test_the_opt_in_must_be_a_boolean(mini_data: Path) -> None:
+    with pytest.raises(ValueError, match="trust_model_code='false': pass true or false"):
+        gsm8k(dataset=str(mini_data), fewshot=0, mode="pal", trust_model_code="false")  # type: ignore[arg-type]
+
+
 def test_the_cli_refusal_is_one_message_without_a_traceback(tmp_path: Path) -> None:
     empty = tmp_path / "bin"
     empty.mkdir()

@@ -210,8 +210,13 @@ def choose_isolation(trust_model_code: bool) -> Isolation:
     """``bwrap`` where the sandbox works; else ``process`` if the user opted in, else refuse.
 
     Raises:
+        ValueError: when ``trust_model_code`` is not a boolean.
         PrerequisiteError: when the sandbox is unavailable and the user did not opt in.
     """
+    if not isinstance(trust_model_code, bool):
+        raise ValueError(
+            f"{TRUST_PARAMETER}={trust_model_code!r}: pass true or false (default false)."
+        )
     reason = unavailable_reason()
     if reason is None:
         return "bwrap"
