@@ -1,111 +1,392 @@
-"""Agreement of graders with labelled truth: Inspect's match(numeric=True) versus gsm8k_grader.
+"""How often each grader disagrees with the truth on labelled real completions.
 
-    python benchmarks/grading_agreement.py benchmarks/data/grading_corpus.jsonl [more.jsonl ...]
+    pip install -e '.[bench]'                 # lm-eval and Math-Verify, for their rows
+    python -m benchmarks.grading_agreement --completions ../shared/data/completions
+    python -m benchmarks.grading_agreement --hand  # the hand-written corpus, by answer style
 
-Input rows: ``{"id", "style", "completion", "target", "label", "truncated"?}``. Prints, per style
-and overall, how many completions each grader misgrades (wrong answers accepted, right answers
-rejected), and the time each grader takes.
+Input rows (``*.jsonl`` in the completions directory, one file per source):
+``{"id", "model", "test_index", "target", "completion", "label"}``. Labels are read against the
+audit in ``benchmarks/data/label_corrections.jsonl`` (rows whose label was read and found wrong,
+each with its reason); figures are given against the audited labels and, for comparison, the raw
+ones. For each grader, per source and per model: misgraded (the verdict differs from the label),
+false accepts (accepted, label false), false rejects (rejected, label true) and errors (the grader
+raised; counted as a rejection, as a scorer that fails gives no credit), and the grader's speed.
 """
 
 from __future__ import annotations
 
-import asyncio
+import argparse
 import json
+import os
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import ModelOutput
-from inspect_ai.scorer import CORRECT, Target, match
-from inspect_ai.solver import TaskState
-
+from benchmarks.peer_graders import GRADERS, Grader, inspect_match
 from gsm8k.grade import grade_completion
 
-
-def match_verdicts(rows: list[dict[str, Any]]) -> list[bool]:
-    scorer = match(numeric=True)
-
-    async def verdict(row: dict[str, Any]) -> bool:
-        state = TaskState(model="corpus/model", sample_id=row["id"], epoch=1, input="", messages=[])  # type: ignore[arg-type]
-        state.output = ModelOutput.from_content(model="corpus", content=row["completion"])
-        score = await scorer(state, Target(row["target"]))
-        return bool(score is not None and score.value == CORRECT)
-
-    async def all_verdicts() -> list[bool]:
-        return [await verdict(row) for row in rows]
-
-    return asyncio.run(all_verdicts())
+DATA = Path(__file__).parent / "data"
+CORRECTIONS = DATA / "label_corrections.jsonl"
 
 
-def grader_verdicts(rows: list[dict[str, Any]]) -> list[bool]:
+def default_completions() -> Path:
+    """``$GSM8K_DATA_DIR/../completions`` when set, else ``../shared/data/completions``."""
+    data_dir = os.environ.get("GSM8K_DATA_DIR")
+    if data_dir:
+        return Path(data_dir).parent / "completions"
+    return Path(__file__).parents[1].parent / "shared" / "data" / "completions"
+
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """One grader's verdicts on every row: accepted, and whether grading raised."""
+
+    grader: str
+    accepted: list[bool]
+    errors: list[bool]
+    seconds: float
+
+
+def load_completions(directory: Path) -> list[Row]:
+    """Every row of every ``*.jsonl`` in ``directory``, with ``source`` set to the file's stem.
+
+    Raises:
+        ValueError: naming the file and line of a row that lacks a field or repeats an id.
+    """
+    files = sorted(directory.glob("*.jsonl"))
+    if not files:
+        raise ValueError(f"{directory}: no *.jsonl files of labelled completions")
+    rows: list[Row] = []
+    seen: set[str] = set()
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            row = json.loads(line)
+            missing = {"id", "model", "target", "completion", "label"} - set(row)
+            if missing or not isinstance(row["label"], bool):
+                raise ValueError(f"{path}:{number}: needs id, model, target, completion, label")
+            if row["id"] in seen:
+                raise ValueError(f"{path}:{number}: id {row['id']!r} appears twice")
+            seen.add(row["id"])
+            rows.append({**row, "source": path.stem})
+    return rows
+
+
+def load_corrections(path: Path, rows: Sequence[Row]) -> dict[str, Row]:
+    """The audited labels: id → ``{"id", "label", "reason"}``.
+
+    Raises:
+        ValueError: when a correction names an unknown id, gives no reason, or does not change
+            the label (a stale correction would otherwise hide silently).
+    """
+    raw = {row["id"]: row["label"] for row in rows}
+    corrections: dict[str, Row] = {}
+    if not path.exists():
+        return corrections
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        correction = json.loads(line)
+        where = f"{path}:{number}"
+        if correction.get("id") not in raw:
+            raise ValueError(f"{where}: id {correction.get('id')!r} is not in the completions")
+        if not isinstance(correction.get("reason"), str) or not correction["reason"].strip():
+            raise ValueError(f"{where}: every correction needs a reason")
+        if correction.get("label") is raw[correction["id"]] or correction["id"] in corrections:
+            raise ValueError(f"{where}: repeats the raw label or an earlier correction")
+        corrections[correction["id"]] = correction
+    return corrections
+
+
+def audited_labels(rows: Sequence[Row], corrections: dict[str, Row]) -> list[bool]:
+    return [corrections[r["id"]]["label"] if r["id"] in corrections else r["label"] for r in rows]
+
+
+_THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
+_CALCULATOR = re.compile(r"<<[^<>\n]*=[^<>\n]*>>")
+_A_LINE = re.compile(r"\s*A:\s*\S")
+
+
+def unfinished(completion: str) -> bool:
+    """Whether the output stops before a final answer could have been given.
+
+    Three shapes: a reasoning block opened and never closed; a JSON answer object (the format the
+    zero-shot JSON prompts ask for) whose ``"answer"`` field never follows ``"reasoning"``; and a
+    solution in GSM8K's finetuning format (calculator annotations ``<<6*3=18>>``), which always
+    ends in an ``A: <answer>`` line, that stops without one (cut at the length limit, often in a
+    loop of repeated digits).
+    """
+    if len(_THINK_OPEN.findall(completion)) > len(_THINK_CLOSE.findall(completion)):
+        return True
+    reasoning = completion.find('"reasoning"')
+    if reasoning >= 0 and '"answer"' not in completion[reasoning:]:
+        return True
+    lines = completion.strip().splitlines()
+    return _CALCULATOR.search(completion) is not None and not _A_LINE.match(lines[-1])
+
+
+def run_grader(name: str, grader: Grader, rows: Sequence[Row]) -> Verdicts:
+    accepted, errors = [], []
+    started = time.perf_counter()
+    for row in rows:
+        try:
+            verdict, error = grader(row["completion"], row["target"]), False
+        except Exception:  # any failure of a peer's code is an error row, never a stopped run
+            verdict, error = False, True
+        accepted.append(verdict)
+        errors.append(error)
+    return Verdicts(name, accepted, errors, time.perf_counter() - started)
+
+
+def grader_verdicts(rows: Sequence[Row]) -> list[bool]:
+    """This project's grader on rows that may carry ``truncated``."""
     return [
-        grade_completion(
-            row["completion"], row["target"], truncated=bool(row.get("truncated"))
-        ).correct
+        grade_completion(row["completion"], row["target"], truncated=bool(row.get("truncated")))
+        .correct
         for row in rows
     ]
 
 
-def report(rows: list[dict[str, Any]]) -> str:
-    timings, verdicts = {}, {}
-    for name, grader in (
-        ("match(numeric=True)", match_verdicts),
-        ("gsm8k_grader", grader_verdicts),
-    ):
-        started = time.perf_counter()
-        verdicts[name] = grader(rows)
-        timings[name] = time.perf_counter() - started
-    by_style: dict[str, list[int]] = defaultdict(list)
-    for index, row in enumerate(rows):
-        by_style[row["style"]].append(index)
-    names = list(verdicts)
-    lines = [
-        f"{len(rows)} labelled completions, {sum(r['label'] for r in rows)} correct by label\n",
-        "| style | rows | "
-        + " | ".join(f"{n} misgraded (accepted wrong / rejected right)" for n in names)
-        + " |",
-        "|---|---|" + "---|" * len(names),
-    ]
-    for style, indices in sorted(by_style.items()):
-        cells = [_errors(rows, verdicts[name], indices) for name in names]
-        lines.append(f"| {style} | {len(indices)} | " + " | ".join(cells) + " |")
-    everything = list(range(len(rows)))
-    lines.append(
-        "| **all** | "
-        + f"{len(rows)} | "
-        + " | ".join(f"**{_errors(rows, verdicts[name], everything)}**" for name in names)
-        + " |"
+def match_verdicts(rows: Sequence[Row]) -> list[bool]:
+    return run_grader("match(numeric=True)", inspect_match(), rows).accepted
+
+
+@dataclass(frozen=True)
+class Tally:
+    rows: int
+    false_accepts: int
+    false_rejects: int
+    errors: int
+
+    @property
+    def misgraded(self) -> int:
+        return self.false_accepts + self.false_rejects
+
+    def cell(self) -> str:
+        rate = self.misgraded / self.rows if self.rows else 0.0
+        errors = f", {self.errors} err" if self.errors else ""
+        return f"{rate:.2%} ({self.false_accepts} / {self.false_rejects}{errors})"
+
+
+def tally(verdicts: Verdicts, labels: Sequence[bool], indices: Iterable[int]) -> Tally:
+    indices = list(indices)
+    return Tally(
+        rows=len(indices),
+        false_accepts=sum(verdicts.accepted[i] and not labels[i] for i in indices),
+        false_rejects=sum(not verdicts.accepted[i] and labels[i] for i in indices),
+        errors=sum(verdicts.errors[i] for i in indices),
     )
-    lines.append("")
-    for name in names:
-        wrong = sum(verdicts[name][i] != rows[i]["label"] for i in everything)
-        lines.append(
-            f"{name}: {wrong}/{len(rows)} misgraded ({wrong / len(rows):.2%}), "
-            f"{timings[name] * 1e6 / len(rows):.0f} µs per completion"
-        )
+
+
+def table(
+    rows: Sequence[Row],
+    results: Sequence[Verdicts],
+    labels: Sequence[bool],
+    key: Callable[[Row], str],
+    heading: str,
+) -> str:
+    """A markdown table: one line per group and a total line; cells are misgraded (FA / FR)."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        groups[key(row)].append(index)
+    lines = [
+        f"| {heading} | rows | " + " | ".join(r.grader for r in results) + " |",
+        "|---|---:|" + "---:|" * len(results),
+    ]
+    for group, indices in sorted(groups.items()):
+        cells = [tally(r, labels, indices).cell() for r in results]
+        lines.append(f"| {group} | {len(indices)} | " + " | ".join(cells) + " |")
+    everything = range(len(rows))
+    cells = [f"**{tally(r, labels, everything).cell()}**" for r in results]
+    lines.append(f"| **all** | {len(rows)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def _errors(rows: list[dict[str, Any]], verdicts: list[bool], indices: list[int]) -> str:
-    accepted_wrong = sum(verdicts[i] and not rows[i]["label"] for i in indices)
-    rejected_right = sum(not verdicts[i] and rows[i]["label"] for i in indices)
-    return f"{accepted_wrong + rejected_right} ({accepted_wrong} / {rejected_right})"
-
-
-def main(paths: list[str]) -> int:
-    rows = [
-        json.loads(line)
-        for path in paths
-        for line in Path(path).read_text().splitlines()
-        if line.strip()
+def worse_than_match(
+    rows: Sequence[Row], ours: Verdicts, match: Verdicts, labels: Sequence[bool]
+) -> list[str]:
+    """Models on which this project's grader misgrades more completions than ``match``."""
+    by_model: dict[str, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        by_model[row["model"]].append(index)
+    return [
+        f"{model}: {tally(ours, labels, i).misgraded} vs {tally(match, labels, i).misgraded}"
+        for model, i in sorted(by_model.items())
+        if tally(ours, labels, i).misgraded > tally(match, labels, i).misgraded
     ]
-    print(report(rows))
+
+
+def cli_seconds(rows: Sequence[Row]) -> float:
+    """Wall time of ``gsm8k-grade`` on all rows as one file, interpreter start included."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "completions.jsonl"
+        path.write_text(
+            "".join(
+                json.dumps({"id": r["id"], "completion": r["completion"], "target": r["target"]})
+                + "\n"
+                for r in rows
+            ),
+            encoding="utf-8",
+        )
+        started = time.perf_counter()
+        result = subprocess.run(
+            [sys.executable, "-m", "gsm8k.grade", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        elapsed = time.perf_counter() - started
+    if len(result.stdout.splitlines()) != len(rows):
+        raise RuntimeError(f"gsm8k-grade wrote {len(result.stdout.splitlines())} lines")
+    return elapsed
+
+
+def our_misgrades(rows: Sequence[Row], labels: Sequence[bool]) -> list[Row]:
+    """This project's misgrades against the audited labels, with what the grader read."""
+    misgrades = []
+    for row, label in zip(rows, labels, strict=True):
+        graded = grade_completion(row["completion"], row["target"])
+        if graded.correct != label:
+            misgrades.append(
+                {
+                    "id": row["id"],
+                    "source": row["source"],
+                    "model": row["model"],
+                    "target": row["target"],
+                    "label": label,
+                    "answer": graded.answer,
+                    "rule": graded.rule,
+                    "completion": row["completion"],
+                }
+            )
+    return misgrades
+
+
+def write_verdicts(
+    path: Path, rows: Sequence[Row], corrections: dict[str, Row], results: Sequence[Verdicts]
+) -> None:
+    """One line per row: id, source, model, raw and audited label, each grader's verdict."""
+    audited = audited_labels(rows, corrections)
+    with path.open("w", encoding="utf-8") as out:
+        for index, row in enumerate(rows):
+            verdicts = {
+                r.grader: "error" if r.errors[index] else r.accepted[index] for r in results
+            }
+            line = {
+                "id": row["id"],
+                "source": row["source"],
+                "model": row["model"],
+                "label": row["label"],
+                "audited": audited[index],
+                "verdicts": verdicts,
+            }
+            out.write(json.dumps(line) + "\n")
+
+
+def report(
+    rows: Sequence[Row],
+    corrections: dict[str, Row],
+    results: Sequence[Verdicts],
+    cli: float | None,
+) -> str:
+    audited = audited_labels(rows, corrections)
+    raw = [row["label"] for row in rows]
+    lines = [
+        f"{len(rows)} labelled completions, {sum(audited)} correct by the audited labels "
+        f"({len(corrections)} labels corrected in {CORRECTIONS.name}).",
+        "Cells: misgraded share (false accepts / false rejects[, errors]).",
+        "",
+        "Against the audited labels, by source:",
+        "",
+        table(rows, results, audited, lambda r: r["source"], "source"),
+        "",
+        "Against the audited labels, by model:",
+        "",
+        table(rows, results, audited, lambda r: f"{r['model']} ({r['source']})", "model"),
+        "",
+        "Against the raw labels, by source:",
+        "",
+        table(rows, results, raw, lambda r: r["source"], "source"),
+        "",
+    ]
+    finished = [i for i, row in enumerate(rows) if unfinished(row["completion"])]
+    lines.append(f"Unfinished outputs (unclosed reasoning or JSON without an answer): {len(finished)}")
+    for result in results:
+        lines.append(
+            f"- {result.grader}: {tally(result, audited, finished).false_accepts} accepted"
+        )
+    lines.append("")
+    names = {r.grader: r for r in results}
+    if "gsm8k_grader" in names and "match(numeric=True)" in names:
+        worse = worse_than_match(rows, names["gsm8k_grader"], names["match(numeric=True)"], audited)
+        lines.append(
+            "Models where gsm8k_grader misgrades more than match(numeric=True): "
+            + ("; ".join(worse) if worse else "none")
+        )
+        lines.append("")
+    lines += ["| grader | seconds | completions/s |", "|---|---:|---:|"]
+    for result in results:
+        lines.append(
+            f"| {result.grader} (in process) | {result.seconds:.1f} | "
+            f"{len(rows) / result.seconds:,.0f} |"
+        )
+    if cli is not None:
+        lines.append(f"| gsm8k-grade CLI (process start included) | {cli:.1f} | {len(rows) / cli:,.0f} |")
+    return "\n".join(lines)
+
+
+def hand_corpus_report(rows: Sequence[Row]) -> str:
+    """The hand-written corpus: Inspect's ``match`` and this grader, misgrades by answer style."""
+    results = [
+        run_grader("match(numeric=True)", inspect_match(), rows),
+        Verdicts("gsm8k_grader", grader_verdicts(rows), [False] * len(rows), 0.0),
+    ]
+    labels = [bool(row["label"]) for row in rows]
+    return table(rows, results, labels, lambda r: str(r["style"]), "style")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--completions", type=Path, default=default_completions())
+    parser.add_argument("--corrections", type=Path, default=CORRECTIONS)
+    parser.add_argument(
+        "--graders", nargs="+", choices=list(GRADERS), default=list(GRADERS), metavar="GRADER"
+    )
+    parser.add_argument("--no-cli", action="store_true", help="skip timing the gsm8k-grade CLI")
+    parser.add_argument("--misgrades", type=Path, help="write this grader's misgrades (JSONL)")
+    parser.add_argument("--verdicts", type=Path, help="write every grader's verdict per row (JSONL)")
+    parser.add_argument(
+        "--hand", action="store_true", help="the hand-written corpus in benchmarks/data instead"
+    )
+    args = parser.parse_args(argv)
+    if args.hand:
+        rows = [
+            json.loads(line)
+            for name in ("grading_corpus.jsonl", "smollm2_completions.jsonl")
+            for line in (DATA / name).read_text().splitlines()
+        ]
+        print(hand_corpus_report(rows))
+        return 0
+    rows = load_completions(args.completions)
+    corrections = load_corrections(args.corrections, rows)
+    results = [run_grader(name, GRADERS[name](), rows) for name in args.graders]
+    cli = None if args.no_cli else cli_seconds(rows)
+    print(report(rows, corrections, results, cli))
+    if args.verdicts:
+        write_verdicts(args.verdicts, rows, corrections, results)
+    if args.misgrades:
+        misgrades = our_misgrades(rows, audited_labels(rows, corrections))
+        args.misgrades.write_text("".join(json.dumps(m) + "\n" for m in misgrades))
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(
-        main(sys.argv[1:] or [str(Path(__file__).parent / "data" / "grading_corpus.jsonl")])
-    )
+    raise SystemExit(main())
