@@ -149,8 +149,9 @@ def run_grader(name: str, grader: Grader, rows: Sequence[Row]) -> Verdicts:
 def grader_verdicts(rows: Sequence[Row]) -> list[bool]:
     """This project's grader on rows that may carry ``truncated``."""
     return [
-        grade_completion(row["completion"], row["target"], truncated=bool(row.get("truncated")))
-        .correct
+        grade_completion(
+            row["completion"], row["target"], truncated=bool(row.get("truncated"))
+        ).correct
         for row in rows
     ]
 
@@ -318,7 +319,9 @@ def report(
         "",
     ]
     finished = [i for i, row in enumerate(rows) if unfinished(row["completion"])]
-    lines.append(f"Unfinished outputs (unclosed reasoning or JSON without an answer): {len(finished)}")
+    lines.append(
+        f"Unfinished outputs (unclosed reasoning, JSON without an answer, cut-off solutions): {len(finished)}"
+    )
     for result in results:
         lines.append(
             f"- {result.grader}: {tally(result, audited, finished).false_accepts} accepted"
@@ -339,7 +342,9 @@ def report(
             f"{len(rows) / result.seconds:,.0f} |"
         )
     if cli is not None:
-        lines.append(f"| gsm8k-grade CLI (process start included) | {cli:.1f} | {len(rows) / cli:,.0f} |")
+        lines.append(
+            f"| gsm8k-grade CLI (process start included) | {cli:.1f} | {len(rows) / cli:,.0f} |"
+        )
     return "\n".join(lines)
 
 
@@ -362,7 +367,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-cli", action="store_true", help="skip timing the gsm8k-grade CLI")
     parser.add_argument("--misgrades", type=Path, help="write this grader's misgrades (JSONL)")
-    parser.add_argument("--verdicts", type=Path, help="write every grader's verdict per row (JSONL)")
+    parser.add_argument(
+        "--verdicts", type=Path, help="write every grader's verdict per row (JSONL)"
+    )
     parser.add_argument(
         "--hand", action="store_true", help="the hand-written corpus in benchmarks/data instead"
     )
