@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,7 @@ from gsm8k.grade import grade_completion
 
 DATA = Path(__file__).parent / "data"
 CORRECTIONS = DATA / "label_corrections.jsonl"
+GPT3_SOURCE = "grade-school-math-gpt3"
 
 
 def default_completions() -> Path:
@@ -55,6 +57,7 @@ class Verdicts:
     accepted: list[bool]
     errors: list[bool]
     seconds: float
+    cpu_seconds: float = 0.0
 
 
 def load_completions(directory: Path) -> list[Row]:
@@ -111,31 +114,30 @@ def audited_labels(rows: Sequence[Row], corrections: dict[str, Row]) -> list[boo
 
 _THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
-_CALCULATOR = re.compile(r"<<[^<>\n]*=[^<>\n]*>>")
 _A_LINE = re.compile(r"\s*A:\s*\S")
 
 
-def unfinished(completion: str) -> bool:
+def unfinished(row: Row) -> bool:
     """Whether the output stops before a final answer could have been given.
 
-    Three shapes: a reasoning block opened and never closed; a JSON answer object (the format the
-    zero-shot JSON prompts ask for) whose ``"answer"`` field never follows ``"reasoning"``; and a
-    solution in GSM8K's finetuning format (calculator annotations ``<<6*3=18>>``), which always
-    ends in an ``A: <answer>`` line, that stops without one (cut at the length limit, often in a
-    loop of repeated digits).
+    A reasoning block opened and never closed; a JSON answer object (the format the zero-shot
+    JSON prompts ask for) whose ``"answer"`` field never follows ``"reasoning"``; and a solution
+    from the GPT-3 source, whose finetuning format always ends in an ``A: <answer>`` line, that
+    stops without one (cut at the length limit, often in a loop of repeated digits).
     """
+    completion = str(row["completion"])
     if len(_THINK_OPEN.findall(completion)) > len(_THINK_CLOSE.findall(completion)):
         return True
     reasoning = completion.find('"reasoning"')
     if reasoning >= 0 and '"answer"' not in completion[reasoning:]:
         return True
-    lines = completion.strip().splitlines()
-    return _CALCULATOR.search(completion) is not None and not _A_LINE.match(lines[-1])
+    lines = completion.strip().splitlines() or [""]
+    return row["source"] == GPT3_SOURCE and not _A_LINE.match(lines[-1])
 
 
 def run_grader(name: str, grader: Grader, rows: Sequence[Row]) -> Verdicts:
     accepted, errors = [], []
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for row in rows:
         try:
             verdict, error = grader(row["completion"], row["target"]), False
@@ -143,7 +145,9 @@ def run_grader(name: str, grader: Grader, rows: Sequence[Row]) -> Verdicts:
             verdict, error = False, True
         accepted.append(verdict)
         errors.append(error)
-    return Verdicts(name, accepted, errors, time.perf_counter() - started)
+    return Verdicts(
+        name, accepted, errors, time.perf_counter() - started, time.process_time() - cpu_started
+    )
 
 
 def grader_verdicts(rows: Sequence[Row]) -> list[bool]:
@@ -202,7 +206,7 @@ def table(
         f"| {heading} | rows | " + " | ".join(r.grader for r in results) + " |",
         "|---|---:|" + "---:|" * len(results),
     ]
-    for group, indices in sorted(groups.items()):
+    for group, indices in groups.items():  # in the order rows come: by source, then model
         cells = [tally(r, labels, indices).cell() for r in results]
         lines.append(f"| {group} | {len(indices)} | " + " | ".join(cells) + " |")
     everything = range(len(rows))
@@ -211,13 +215,18 @@ def table(
     return "\n".join(lines)
 
 
+def short_model(row: Row) -> str:
+    """``GPT-3 175b_verification`` for ``GPT-3 175b_verification (OpenAI, …)``; no organisation."""
+    return re.sub(r"\s*\(.*\)$", "", str(row["model"])).rsplit("/", 1)[-1]
+
+
 def worse_than_match(
     rows: Sequence[Row], ours: Verdicts, match: Verdicts, labels: Sequence[bool]
 ) -> list[str]:
     """Models on which this project's grader misgrades more completions than ``match``."""
     by_model: dict[str, list[int]] = defaultdict(list)
     for index, row in enumerate(rows):
-        by_model[row["model"]].append(index)
+        by_model[short_model(row)].append(index)
     return [
         f"{model}: {tally(ours, labels, i).misgraded} vs {tally(match, labels, i).misgraded}"
         for model, i in sorted(by_model.items())
@@ -225,8 +234,8 @@ def worse_than_match(
     ]
 
 
-def cli_seconds(rows: Sequence[Row]) -> float:
-    """Wall time of ``gsm8k-grade`` on all rows as one file, interpreter start included."""
+def cli_seconds(rows: Sequence[Row]) -> tuple[float, float]:
+    """Wall and CPU time of ``gsm8k-grade`` on all rows as one file, interpreter start included."""
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "completions.jsonl"
         path.write_text(
@@ -237,17 +246,22 @@ def cli_seconds(rows: Sequence[Row]) -> float:
             ),
             encoding="utf-8",
         )
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), _children_cpu()
         result = subprocess.run(
             [sys.executable, "-m", "gsm8k.grade", str(path)],
             capture_output=True,
             text=True,
             check=True,
         )
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, _children_cpu() - cpu_started
     if len(result.stdout.splitlines()) != len(rows):
         raise RuntimeError(f"gsm8k-grade wrote {len(result.stdout.splitlines())} lines")
-    return elapsed
+    return elapsed, cpu
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def our_misgrades(rows: Sequence[Row], labels: Sequence[bool]) -> list[Row]:
@@ -296,7 +310,7 @@ def report(
     rows: Sequence[Row],
     corrections: dict[str, Row],
     results: Sequence[Verdicts],
-    cli: float | None,
+    cli: tuple[float, float] | None,
 ) -> str:
     audited = audited_labels(rows, corrections)
     raw = [row["label"] for row in rows]
@@ -311,16 +325,17 @@ def report(
         "",
         "Against the audited labels, by model:",
         "",
-        table(rows, results, audited, lambda r: f"{r['model']} ({r['source']})", "model"),
+        table(rows, results, audited, lambda r: f"{r['source']}: {short_model(r)}", "model"),
         "",
         "Against the raw labels, by source:",
         "",
         table(rows, results, raw, lambda r: r["source"], "source"),
         "",
     ]
-    finished = [i for i, row in enumerate(rows) if unfinished(row["completion"])]
+    finished = [i for i, row in enumerate(rows) if unfinished(row)]
     lines.append(
-        f"Unfinished outputs (unclosed reasoning, JSON without an answer, cut-off solutions): {len(finished)}"
+        "Unfinished outputs (unclosed reasoning, JSON without an answer, cut-off solutions): "
+        f"{len(finished)}"
     )
     for result in results:
         lines.append(
@@ -335,16 +350,17 @@ def report(
             + ("; ".join(worse) if worse else "none")
         )
         lines.append("")
-    lines += ["| grader | seconds | completions/s |", "|---|---:|---:|"]
-    for result in results:
-        lines.append(
-            f"| {result.grader} (in process) | {result.seconds:.1f} | "
-            f"{len(rows) / result.seconds:,.0f} |"
-        )
+    lines += [
+        "Speed: wall seconds (CPU seconds) for the whole corpus, and completions per CPU second.",
+        "",
+        "| grader | seconds | completions/s |",
+        "|---|---:|---:|",
+    ]
+    timings = [(f"{r.grader} (in process)", r.seconds, r.cpu_seconds) for r in results]
     if cli is not None:
-        lines.append(
-            f"| gsm8k-grade CLI (process start included) | {cli:.1f} | {len(rows) / cli:,.0f} |"
-        )
+        timings.append(("gsm8k-grade CLI (process start included)", *cli))
+    for name, wall, cpu in timings:
+        lines.append(f"| {name} | {wall:.1f} ({cpu:.1f}) | {len(rows) / cpu:,.0f} |")
     return "\n".join(lines)
 
 

@@ -97,9 +97,7 @@ def test_no_false_accepts_on_unfinished_outputs(
 ) -> None:
     rows, labels = real_rows
     unfinished_rows = [
-        (row, label)
-        for row, label in zip(rows, labels, strict=True)
-        if unfinished(row["completion"])
+        (row, label) for row, label in zip(rows, labels, strict=True) if unfinished(row)
     ]
     accepted = [
         row["id"]
