@@ -32,6 +32,7 @@ from typing import Any
 
 from benchmarks.peer_graders import GRADERS, Grader, inspect_match
 from gsm8k.grade import grade_completion
+from gsm8k.scorer import grade
 
 DATA = Path(__file__).parent / "data"
 CORRECTIONS = DATA / "label_corrections.jsonl"
@@ -268,8 +269,8 @@ def our_misgrades(rows: Sequence[Row], labels: Sequence[bool]) -> list[Row]:
     """This project's misgrades against the audited labels, with what the grader read."""
     misgrades = []
     for row, label in zip(rows, labels, strict=True):
-        graded = grade_completion(row["completion"], row["target"])
-        if graded.correct != label:
+        extraction, correct = grade(row["completion"], row["target"])
+        if correct != label:
             misgrades.append(
                 {
                     "id": row["id"],
@@ -277,8 +278,9 @@ def our_misgrades(rows: Sequence[Row], labels: Sequence[bool]) -> list[Row]:
                     "model": row["model"],
                     "target": row["target"],
                     "label": label,
-                    "answer": graded.answer,
-                    "rule": graded.rule,
+                    "answer": extraction.answer,
+                    "rule": extraction.rule,
+                    "text": extraction.text,
                     "completion": row["completion"],
                 }
             )
