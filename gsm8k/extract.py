@@ -1,76 +1,170 @@
 """Find the final answer in a model's completion, and say how it was found.
 
-Rules are tried in a fixed order and the first that yields a number wins (README, "Scoring"):
+First, what is not an answer is set aside (README, "Scoring"):
+
+- reasoning blocks (``<think>…</think>``, ``<thinking>``, ``<reasoning>``, ``<thought>``,
+  ``[THINK]…[/THINK]``, ``<|begin_of_thought|>…<|end_of_thought|>``) are working, not answers,
+  and are removed; a closing tag without an opening one (chat templates that open the block in
+  the prompt) makes everything before it reasoning. A block that is never closed means the model
+  never reached its answer: no answer, whatever the block says;
+- an invented follow-up (a new "Question:" in any of the MGSM languages, a chat role marker)
+  after the first stated answer is cut off.
+
+Then rules are tried in a fixed order and the first that yields a number wins:
 
 1. ``answer_line`` – the requested ``ANSWER: <number>`` line (any case, markdown emphasis allowed);
    the LAST such line counts, so a model that corrects itself is read at its correction.
-2. ``hash_line`` – ``#### <number>``, GSM8K's own solution format.
-3. ``boxed`` – ``\\boxed{<number>}``.
-4. ``answer_is`` – "the (final) answer is <number>", "Final answer: <number>".
-5. ``json`` – a JSON-style ``"answer": <number>`` field.
-6. ``a_line`` – a final line ``A: <number>``.
-7. ``last_number`` – the last number in the completion; not used for truncated completions, whose
-   last number is wherever generation happened to stop.
+2. ``json`` – a JSON-style ``"answer": <value>`` field (the last one).
+3. ``answer_tag`` – ``<answer>…</answer>``.
+4. ``hash_line`` – ``#### <number>``, GSM8K's own solution format.
+5. ``boxed`` – ``\\boxed{<number>}``.
+6. ``answer_is`` – an answer phrase in any MGSM language ("the answer is", "Die Antwort lautet",
+   "La réponse est", "Ответ:", "答案是", …) directly followed by a number on the same line.
+7. ``a_line`` – a final line ``A: <number>``.
+8. ``last_number`` – the last number in the completion that is not a label (``#12``, a list
+   marker) or part of a question; a program's printed result wins when the closing prose
+   restates it. Not used for truncated completions, whose last number is wherever generation
+   happened to stop.
 
 An ``ANSWER:`` line holding the literal placeholder (``ANSWER: $ANSWER``) ends the search with no
 answer: the model left its answer slot empty, and nothing else it wrote is a stated answer.
+Only rule 1 counts as following the requested format.
 
-Before any rule runs, a continuation in which the model starts a new question of its own
-("Question: ...", "Q:", a chat role marker) after its first answer is cut off, so an invented
-follow-up answer is never read. Only rule 1 counts as following the requested format.
+Every pattern here runs in time linear in the completion's length: no quantifier can rescan
+text that another start position already scanned, and values are read from bounded windows.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Literal
 
-from gsm8k.numbers import NUMBER_PATTERN, normalize, number_from_match, parse_number
+from gsm8k.numbers import (
+    normalize,
+    parse_number,
+    pattern_for,
+    uses_dot_thousands,
+    value_with_fraction,
+)
 
 Rule = Literal[
-    "answer_line", "hash_line", "boxed", "answer_is", "json", "a_line", "last_number", "none"
+    "answer_line",
+    "json",
+    "answer_tag",
+    "hash_line",
+    "boxed",
+    "answer_is",
+    "a_line",
+    "last_number",
+    "none",
 ]
 
 RULES: tuple[Rule, ...] = (
     "answer_line",
+    "json",
+    "answer_tag",
     "hash_line",
     "boxed",
     "answer_is",
-    "json",
     "a_line",
     "last_number",
     "none",
 )
 """Every rule, in the order they are tried; ``none`` means no answer was found."""
 
+UNCLOSED_REASONING = "reasoning block never closed: the model did not reach a final answer"
+ONLY_REASONING = "nothing outside the reasoning block: the model gave no final answer"
+PLACEHOLDER_ANSWER = "the ANSWER line holds the template's placeholder, not a number"
+TRUNCATED_NO_FALLBACK = "output truncated: the last-number fallback is not used"
+
+_VALUE_WINDOW = 200
+"""Characters after a keyword in which its value must appear; keeps every rule linear."""
+_NEXT_LINE_LIMIT = 80
+"""A value alone on the line after ``ANSWER:`` is at most this long."""
+_BOXED_LIMIT = 500
+"""Longer ``\\boxed{…}`` contents are not an answer (and are not read)."""
+
+_REASONING_TAG = re.compile(
+    r"<(?P<close>/?)(?:think|thinking|thought|reasoning)(?:[ \t][^<>\n]{0,300})?>"
+    r"|\[(?P<bclose>/?)THINK\]"
+    r"|<\|(?P<marker>begin|end)_of_thought\|>",
+    re.IGNORECASE,
+)
+
 # Markdown and list decoration models put around the keyword: **ANSWER:**, ### Answer:, > ANSWER:
 _DECORATION = r"[ \t*_#>`-]*"
 _ANSWER_LINE = re.compile(
-    rf"^{_DECORATION}answer{_DECORATION}[:：][ \t*_`]*(?P<value>.*)$", re.IGNORECASE | re.MULTILINE
+    rf"^{_DECORATION}answer{_DECORATION}[:：][ \t*_`]*(?P<value>[^\n]*)",
+    re.IGNORECASE | re.MULTILINE,
 )
-_HASH_LINE = re.compile(r"####\s*(?P<value>.*)$", re.MULTILINE)
-_ANSWER_IS = re.compile(
-    r"(?:final\s+answer|answer)(?:\s+to\s+the\s+(?:problem|question))?\s*"
-    r"(?:is|=|:|would\s+be|will\s+be)\s*[:：]?(?P<value>.{0,80})",
+_HASH_LINE = re.compile(r"####[ \t]*(?P<value>[^\n]*)")
+_JSON_ANSWER = re.compile(
+    r"[\"'](?:final[_ ])?answer[\"'][ \t]*:[ \t]*"
+    r"(?:\"(?P<double>[^\"\n]{0,200})\"|'(?P<single>[^'\n]{0,200})'|(?P<bare>[^,}\n]{0,60}))",
     re.IGNORECASE,
 )
-_JSON_ANSWER = re.compile(
-    r"[\"'](?:final_)?answer[\"']\s*:\s*(?P<value>[^,}\n]{0,40})", re.IGNORECASE
+_ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]{0,200})", re.IGNORECASE)
+_A_LINE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<value>[^\n]*)")
+# Only ever applied to lines of at most _NEXT_LINE_LIMIT characters.
+_NUMBER_ONLY = re.compile(r"[*_`$\\()\[\]{}.,%£€\s-]*\d[*_`$\\()\[\]{}.,%£€\s\d-]*")
+_NEXT_LINE = re.compile(r"(?:[ \t]*\n)+[ \t]*(?P<line>[^\n]*)")
+
+# Answer phrases of the MGSM languages, each ending where its value starts. Words of scripts that
+# separate words with spaces must not continue a longer word (`long-answer`, `myanswer`).
+_WORD_START = r"(?<![\w-])"
+_ANSWER_PHRASES = "|".join(
+    (
+        # English, with Kojima et al.'s "the answer (arabic numerals) is"
+        rf"{_WORD_START}(?:final[ \t]+)?answer(?:[ \t]*\([^()\n]{{0,40}}\))?"
+        r"(?:[ \t]+to[ \t]+(?:the|this|that)[ \t]+(?:problem|question))?"
+        r"[ \t]*(?:is|would[ \t]+be|will[ \t]+be|should[ \t]+be|[:：])",
+        rf"{_WORD_START}(?:endgültige[ \t]+)?antwort(?:[ \t]+(?:ist|lautet)|[ \t]*[:：])",  # de
+        rf"{_WORD_START}respuesta(?:[ \t]+(?:final|correcta))?(?:[ \t]+es|[ \t]*[:：])",  # es
+        rf"{_WORD_START}réponse(?:[ \t]+(?:finale|correcte))?(?:[ \t]+est|[ \t]*[:：])",  # fr
+        rf"{_WORD_START}ответ(?:[ \t]*[:：—–]|[ \t]+(?:равен|будет|составляет|[-—–]))",  # ru
+        rf"{_WORD_START}jibu(?:[ \t]+la[ \t]+mwisho)?(?:[ \t]+ni|[ \t]*[:：])",  # sw
+        r"উত্তর(?:[ \t]+(?:হল|হলো|হবে)|[ \t]*[:：])",  # bn
+        r"(?:సమాధానం|జవాబు)[ \t]*[:：]?",  # te
+        r"คำตอบ(?:สุดท้าย)?[ \t]*(?:คือ|[:：])",  # th
+        r"答え[ \t]*(?:は|[:：])|答[:：]",  # ja
+        r"答案[ \t]*(?:是|为|為|[:：])",  # zh
+    )
 )
-_A_LINE = re.compile(r"^\s*A\s*[:：]\s*(?P<value>.*)$", re.MULTILINE)
+_ANSWER_IS = re.compile(_ANSWER_PHRASES, re.IGNORECASE)
+# What may stand between an answer phrase and its number: markup, dashes, and a few words that
+# qualify the statement without changing it ("the answer is therefore 18").
+_FILLER = re.compile(
+    r"(?:[ \t*_`:：$\\({\[—–\"'“«]|-(?=[ \t])"
+    r"|(?:therefore|thus|so|then|simply|just|exactly|approximately|about|around|also|daher|somit"
+    r"|donc|alors|bien|entonces|así|equivale[ \t]+a|равен|равна|равно|будет|примерно)(?!\w))*",
+    re.IGNORECASE,
+)
+_NUMBER_START = re.compile(r"[-−]?[$£€¥₹]?[ \t]?\d|[dt]?frac\{")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
+
 _CONTINUATION = re.compile(
-    r"\n\s*(?:\*\*)?(?:question|problem|q\d*|human|user)(?:\s*\d+)?(?:\*\*)?\s*[:：.]"
-    r"|<\|(?:im_start|user|endoftext|eot_id)\|>|\n\s*(?:\*\*)?new\s+(?:question|problem)",
+    r"\n[ \t]*(?:\*\*)?(?:question|problem|q|human|user|frage|pregunta|задача|вопрос|swali"
+    r"|প্রশ্ন|ప్రశ్న|โจทย์|問題|问题)(?:[ \t]*\d{1,6})?(?:\*\*)?[ \t]*[:：.]"
+    r"|<\|(?:im_start|user|endoftext|eot_id)\|>|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)",
     re.IGNORECASE,
 )
 _EXPLICIT_ANSWER = re.compile(
-    rf"{_ANSWER_LINE.pattern}|####|\\boxed|(?:final\s+)?answer\s+is", re.IGNORECASE | re.MULTILINE
+    rf"^{_DECORATION}answer{_DECORATION}[:：]|####|\\boxed|[\"'](?:final[_ ])?answer[\"'][ \t]*:"
+    rf"|<answer>|{_ANSWER_PHRASES}",
+    re.IGNORECASE | re.MULTILINE,
 )
-_NUMBER_ONLY = re.compile(r"[*_`$\\(\[{\s]*-?[$£€]?\d[\d,.]*\s*%?[*_`$\\)\]}.\s]*")
-_PLACEHOLDER = re.compile(r"^\s*\$?\s*(?:ANSWER|NUMBER|X)\b", re.IGNORECASE)
+_PLACEHOLDER = re.compile(
+    r"[ \t*_`]*(?:\$|\\\$)?[ \t]*(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*", re.IGNORECASE
+)
+_PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
+_LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
+_AMBIGUOUS_DOT = re.compile(r"\d\.\d{3}(?!\d)")
+_LIST_MARKER = re.compile(r"[.)][ \t]")
+_LINE_START_BEFORE = re.compile(r"\n[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -82,17 +176,22 @@ class Extraction:
         rule: The rule that produced it (``none`` when nothing did).
         format_followed: Whether it came from the requested ``ANSWER:`` line.
         text: The snippet the number was read from, for explanations.
+        note: Why there is no answer, or what else a reader should know (empty when nothing).
     """
 
     value: Decimal | None
     rule: Rule
     format_followed: bool
     text: str
+    note: str = ""
 
     @property
     def answer(self) -> str | None:
         """The answer in canonical form (``"18"``, ``"-3"``, ``"0.5"``), or ``None``."""
         return None if self.value is None else normalize(self.value)
+
+
+Found = tuple[Decimal, str]
 
 
 def extract_answer(completion: str, truncated: bool = False) -> Extraction:
@@ -106,22 +205,83 @@ def extract_answer(completion: str, truncated: bool = False) -> Extraction:
     Returns:
         The answer, the rule that found it, and whether the requested format was followed.
     """
-    text = _cut_continuation(completion)
+    visible, reasoning, unclosed = split_reasoning(completion)
+    if unclosed:
+        return Extraction(None, "none", False, "", UNCLOSED_REASONING)
+    text = _cut_continuation(visible)
+    reader = _Reader(text)
     for rule, finder in _FINDERS:
         if rule == "last_number" and truncated:
-            continue
-        if rule == "hash_line" and _gave_placeholder(text):
+            return Extraction(None, "none", False, "", TRUNCATED_NO_FALLBACK)
+        if rule == "json" and _gave_placeholder(text):
             # `ANSWER: $ANSWER` is an answer slot left empty, not an invitation to guess.
-            break
-        found = finder(text)
+            return Extraction(None, "none", False, "", PLACEHOLDER_ANSWER)
+        found = finder(reader)
         if found is not None:
             value, snippet = found
             return Extraction(value, rule, rule == "answer_line", snippet)
-    return Extraction(None, "none", False, "")
+    note = ONLY_REASONING if reasoning and not visible.strip() else ""
+    return Extraction(None, "none", False, "", note)
+
+
+def split_reasoning(completion: str) -> tuple[str, bool, bool]:
+    """Remove reasoning blocks from a completion.
+
+    Returns:
+        The text outside reasoning blocks, whether there was any reasoning block, and whether a
+        block was left open (the model never finished reasoning).
+    """
+    kept: list[str] = []
+    depth, position, seen = 0, 0, False
+    for tag in _REASONING_TAG.finditer(completion):
+        seen = True
+        if depth == 0:
+            kept.append(completion[position : tag.start()])
+        closing = bool(tag.group("close") or tag.group("bclose") or tag.group("marker") == "end")
+        if not closing:
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+        else:
+            # A closing tag with no opening one: the template opened the block in the prompt,
+            # so everything before this tag was reasoning.
+            kept = []
+        position = tag.end()
+    if depth > 0:
+        return "".join(kept), seen, True
+    kept.append(completion[position:])
+    return "".join(kept), seen, False
+
+
+class _Reader:
+    """A completion and the number convention it uses, shared by the rules."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def dot_thousands(self) -> bool:
+        # Only a number such as `1.596` depends on the convention, so most texts never ask.
+        return uses_dot_thousands(self.text)
+
+    @cached_property
+    def numbers(self) -> re.Pattern[str]:
+        ambiguous = _AMBIGUOUS_DOT.search(self.text) is not None
+        return pattern_for(ambiguous and self.dot_thousands)
+
+    def value_of(self, snippet: str) -> Decimal | None:
+        """The number a snippet states: after the last `=` if it shows working (`9 * 2 = 18`)."""
+        if _PLACEHOLDER.fullmatch(snippet):
+            return None
+        stated = snippet.rsplit("=", 1)[-1] if "=" in snippet else snippet
+        dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
+        return parse_number(stated.replace("\\%", "%"), dot_thousands)
 
 
 def _cut_continuation(completion: str) -> str:
     """Drop an invented follow-up question that starts after the first explicit answer."""
+    if _CONTINUATION.search(completion) is None:
+        return completion  # the common case, found with one cheap scan
     first_answer = _EXPLICIT_ANSWER.search(completion)
     if first_answer is None:
         return completion
@@ -130,95 +290,170 @@ def _cut_continuation(completion: str) -> str:
 
 
 def _gave_placeholder(text: str) -> bool:
-    return any(_PLACEHOLDER.match(m.group("value")) for m in _ANSWER_LINE.finditer(text))
+    return any(_PLACEHOLDER.fullmatch(m.group("value")) for m in _ANSWER_LINE.finditer(text))
 
 
-def _value_of(snippet: str) -> Decimal | None:
-    """The number a snippet states: after the last `=` if it shows working (`9 * 2 = 18`)."""
-    if _PLACEHOLDER.match(snippet):
-        return None
-    stated = snippet.rsplit("=", 1)[-1] if "=" in snippet else snippet
-    return parse_number(stated.replace("\\%", "%"))
-
-
-def _last_with_value(pattern: re.Pattern[str], text: str) -> tuple[Decimal, str] | None:
+def _last_with_value(
+    pattern: re.Pattern[str], reader: _Reader, group: str = "value"
+) -> Found | None:
+    text = reader.text
     for match in reversed(list(pattern.finditer(text))):
-        snippet = match.group("value").strip()
+        snippet = (match.group(group) or "").strip()
         if not snippet:
             # `ANSWER:` alone on its line, the number alone on the next one.
-            following = text[match.end() :].lstrip("\n").split("\n", 1)[0].strip()
-            snippet = following if _NUMBER_ONLY.fullmatch(following) else ""
-        value = _value_of(snippet)
+            following = _NEXT_LINE.match(text, match.end())
+            line = following.group("line").strip() if following else ""
+            snippet = line if len(line) <= _NEXT_LINE_LIMIT and _is_number_only(line) else ""
+        value = reader.value_of(snippet[:_VALUE_WINDOW])
+        if value is not None:
+            return value, match.group(0).strip()[:_VALUE_WINDOW]
+    return None
+
+
+def _is_number_only(line: str) -> bool:
+    """Whether a short line holds a number and nothing but markup around it."""
+    return _NUMBER_ONLY.fullmatch(line) is not None
+
+
+def _find_answer_line(reader: _Reader) -> Found | None:
+    return _last_with_value(_ANSWER_LINE, reader)
+
+
+def _find_json(reader: _Reader) -> Found | None:
+    text = reader.text
+    for match in reversed(list(_JSON_ANSWER.finditer(text))):
+        snippet = match.group("double") or match.group("single") or match.group("bare") or ""
+        value = reader.value_of(snippet.strip())
         if value is not None:
             return value, match.group(0).strip()
     return None
 
 
-def _find_answer_line(text: str) -> tuple[Decimal, str] | None:
-    return _last_with_value(_ANSWER_LINE, text)
+def _find_answer_tag(reader: _Reader) -> Found | None:
+    return _last_with_value(_ANSWER_TAG, reader)
 
 
-def _find_hash_line(text: str) -> tuple[Decimal, str] | None:
-    return _last_with_value(_HASH_LINE, text)
+def _find_hash_line(reader: _Reader) -> Found | None:
+    return _last_with_value(_HASH_LINE, reader)
 
 
-def _find_boxed(text: str) -> tuple[Decimal, str] | None:
-    for content in reversed(_boxed_contents(text)):
-        value = _value_of(content)
+def _find_boxed(reader: _Reader) -> Found | None:
+    for start, end in reversed(_boxed_spans(reader.text)):
+        content = reader.text[start:end]
+        value = reader.value_of(content)
         if value is not None:
             return value, f"\\boxed{{{content}}}"
     return None
 
 
-def _find_answer_is(text: str) -> tuple[Decimal, str] | None:
+def _find_answer_is(reader: _Reader) -> Found | None:
+    text = reader.text
     for match in reversed(list(_ANSWER_IS.finditer(text))):
-        snippet = match.group("value")
-        # Only the sentence that states the answer, not the next one.
-        sentence = re.split(r"(?<=[^\d])[.!?](?:\s|$)|\n", snippet, maxsplit=1)[0]
-        value = _value_of(sentence)
+        window = text[match.end() : match.end() + _VALUE_WINDOW]
+        filler = _FILLER.match(window)
+        rest = window[filler.end() if filler else 0 :]
+        if not _NUMBER_START.match(rest):
+            # "The answer is the amount she has left": prose, not a number.
+            continue
+        sentence_end = _SENTENCE_END.search(window, len(window) - len(rest))
+        sentence = window if sentence_end is None else window[: sentence_end.start()]
+        value = reader.value_of(sentence)
         if value is not None:
-            return value, match.group(0).strip()
+            return value, (match.group(0) + sentence).strip()
     return None
 
 
-def _find_json(text: str) -> tuple[Decimal, str] | None:
-    return _last_with_value(_JSON_ANSWER, text)
-
-
-def _find_a_line(text: str) -> tuple[Decimal, str] | None:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    if not lines:
+def _find_a_line(reader: _Reader) -> Found | None:
+    text = reader.text.rstrip()
+    last_line_start = text.rfind("\n") + 1
+    match = _A_LINE.fullmatch(text, last_line_start)
+    if match is None:
         return None
-    return _last_with_value(_A_LINE, lines[-1])
+    value = reader.value_of(match.group("value")[:_VALUE_WINDOW])
+    return None if value is None else (value, match.group(0).strip())
 
 
-def _find_last_number(text: str) -> tuple[Decimal, str] | None:
-    matches = list(NUMBER_PATTERN.finditer(text))
-    if not matches:
+def _find_last_number(reader: _Reader) -> Found | None:
+    printed = _program_result(reader)
+    if printed is not None:
+        value, closing_start = printed
+        closing = [candidate for candidate, _ in _answer_candidates(reader, closing_start)]
+        if not closing or value in closing:
+            # The closing prose restates the program's result (or states no number at all):
+            # the printed number is the answer, not a number the prose repeats from the question.
+            return value, f"printed {normalize(value)}"
+    return next(_answer_candidates(reader, 0), None)
+
+
+def _answer_candidates(reader: _Reader, start: int) -> Iterator[Found]:
+    """Numbers from ``start`` on, last first, that are not labels, list markers or in questions."""
+    text = reader.text
+    matches = list(reader.numbers.finditer(text, start))
+    terminators = [m.start() for m in _SENTENCE_END.finditer(text, start)]
+    following = len(terminators)
+    for match in reversed(matches):
+        while following > 0 and terminators[following - 1] >= match.end():
+            following -= 1
+        # terminators[following] is where the sentence holding this number ends.
+        if following < len(terminators) and text[terminators[following]] in "?？":
+            continue
+        if _LABEL_BEFORE.search(text, max(0, match.start() - 4), match.start()):
+            # `horse #12`, `No. 3`, or the denominator of a fraction read with its numerator.
+            continue
+        if _LIST_MARKER.match(text, match.end()) and _starts_line(text, match.start()):
+            continue
+        value = value_with_fraction(match, text)
+        if value is not None:
+            yield value, match.group(0)
+
+
+def _starts_line(text: str, position: int) -> bool:
+    """Whether only spaces stand between ``position`` and the start of its line (bounded look)."""
+    before = text[max(0, position - 8) : position]
+    if position <= 8 and not before.strip(" \t"):
+        return True
+    return _LINE_START_BEFORE.search(before) is not None
+
+
+def _program_result(reader: _Reader) -> tuple[Decimal, int] | None:
+    """The number the last ```output block printed, and where the text after it starts."""
+    text = reader.text
+    start = text.rfind("```output")
+    block = _PROGRAM_OUTPUT.match(text, start) if start >= 0 else None
+    if block is None:
         return None
-    last = matches[-1]
-    return number_from_match(last), last.group(0)
+    body = block.group("body").strip()
+    match = reader.numbers.fullmatch(body)
+    value = None if match is None else value_with_fraction(match, body)
+    return None if value is None else (value, block.end())
 
 
-def _boxed_contents(text: str) -> list[str]:
-    """Contents of every ``\\boxed{...}``, with nested braces (``1{,}234``) kept intact."""
-    contents = []
-    for start in (m.end() for m in re.finditer(r"\\boxed\s*\{", text)):
-        depth, position = 1, start
-        while position < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[position], 0)
-            position += 1
-        if depth == 0:
-            contents.append(text[start : position - 1])
-    return contents
+def _boxed_spans(text: str) -> list[tuple[int, int]]:
+    """Content spans of every closed ``\\boxed{...}``, nested braces (``1{,}234``) kept intact.
+
+    One pass with a stack, so ``\\boxed{`` repeated thousands of times without closing costs
+    linear time; contents longer than :data:`_BOXED_LIMIT` are not answers and are skipped.
+    """
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[bool, int]] = []
+    for brace in re.finditer(r"\\boxed[ \t]*\{|[{}]", text):
+        if brace.group(0) != "}":
+            stack.append((brace.group(0) != "{", brace.end()))
+        elif stack:
+            boxed, start = stack.pop()
+            if boxed and brace.start() - start <= _BOXED_LIMIT:
+                spans.append((start, brace.start()))
+    spans.sort()
+    return spans
 
 
-_FINDERS: tuple[tuple[Rule, Callable[[str], tuple[Decimal, str] | None]], ...] = (
+_FINDERS: tuple[tuple[Rule, Callable[[_Reader], Found | None]], ...] = (
     ("answer_line", _find_answer_line),
+    ("json", _find_json),
+    ("answer_tag", _find_answer_tag),
     ("hash_line", _find_hash_line),
     ("boxed", _find_boxed),
     ("answer_is", _find_answer_is),
-    ("json", _find_json),
     ("a_line", _find_a_line),
     ("last_number", _find_last_number),
 )

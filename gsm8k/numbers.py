@@ -3,59 +3,153 @@
 Gold answers are integers (a few with thousands commas, two negative), so integers compare
 exactly. Non-integers (a model's ``18.50``, a program's ``17.999999999999996``) compare within
 :data:`DECIMAL_TOLERANCE` absolute difference, which never reaches the next integer.
+
+Models write numbers in the conventions of many locales (README, "Number formats"):
+
+- thousands separators: ``1,234``, ``1 234`` (space, no-break or narrow no-break space),
+  ``1{,}234`` and ``1\\,234`` (LaTeX), ``1,00,000`` (Indian grouping), ``1.234.567`` (two or
+  more dot groups), ``1.234,5`` (dots before a decimal comma) and ``18.000`` (a dot before
+  ``000``);
+- a single dot before exactly three digits (``1.596``) is a decimal point unless the caller
+  says the text groups thousands with dots (``dot_thousands=True``, decided from the whole
+  completion by :func:`uses_dot_thousands`);
+- a comma followed by exactly three digits is always a thousands separator (``1,596`` is 1596);
+  a comma followed by one or two digits is a decimal comma (``16,50`` is 16.5);
+- digits of any script (``১২``, ``๑๒``, full-width ``１８``) are read as digits;
+- scientific notation (``5e-05``, ``3E+16``) is read exactly, with an exponent of at most four
+  digits.
+
+Every value is read exactly: nothing here converts through ``int`` or ``float``, so a number
+of any length is neither rounded nor refused.
 """
 
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 DECIMAL_TOLERANCE = Decimal("1e-6")
 """Largest absolute difference at which two non-integer values are the same answer."""
 
-# A number as models write it: optional minus, optional currency, digits with optional thousands
-# separators (`,` or LaTeX `{,}`), optional decimals. The look-behind keeps a match from starting
-# inside a word or another number, so `16-3` reads as 16 and 3, never as 16 and -3.
-NUMBER_PATTERN = re.compile(
-    r"(?<![\w.,])(?P<sign>[-−])?(?:[$£€]\s?)?"
-    r"(?P<digits>\d{1,3}(?:(?:,|\{,\})\d{3})+(?!\d)|\d+)(?P<decimals>\.\d+)?"
+# Characters that may not come right before a number: digits and separators (the number would
+# start in the middle of another one) and letters of scripts that separate words with spaces
+# (``x2``, ``H2O``, ``COVID19``). Letters of scripts written without spaces (Chinese, Japanese,
+# Thai) may: in ``答案是5`` the 5 is a number.
+_NOT_BEFORE = r"\dA-Za-z_.,\u00C0-\u024F\u0370-\u03FF\u0400-\u052F"
+_SPACE_SEPARATOR = "[ \u00a0\u2009\u202f]"
+_THOUSANDS = (
+    r"\d{1,3}(?:(?:,|\{,\}|\\,)\d{3})+(?!\d)"  # 1,234  1{,}234  1\,234
+    r"|\d{1,2}(?:,\d{2})+,\d{3}(?!\d)"  # 1,00,000 (Indian grouping)
+    rf"|\d{{1,3}}(?:{_SPACE_SEPARATOR}\d{{3}})+(?!\d)"  # 18 000
+    r"|\d{1,3}(?:\.\d{3}){2,}(?![\d.])"  # 1.234.567
+    r"|\d{1,3}(?:\.\d{3})+(?=,\d)"  # 1.234,5
+    r"|\d{1,3}(?:\.000)+(?![\d.])"  # 18.000
 )
-_FRACTION_TAIL = re.compile(r"\s?/\s?(\d+)(?![\d.,])")
-_LATEX_FRACTION = re.compile(r"\\[dt]?frac\s*\{\s*(-?[\d.,]+)\s*\}\s*\{\s*(-?[\d.,]+)\s*\}")
+_DOT_THOUSANDS = r"|\d{1,3}(?:\.\d{3})+(?![\d.])"  # 1.596 where the text groups with dots
 
 
-def parse_number(text: str) -> Decimal | None:
+def _number_pattern(dot_thousands: bool) -> re.Pattern[str]:
+    thousands = _THOUSANDS + (_DOT_THOUSANDS if dot_thousands else "")
+    return re.compile(
+        rf"(?<![{_NOT_BEFORE}])(?P<sign>[-−])?(?:[$£€¥₹]\s?)?"
+        rf"(?P<digits>{thousands}|\d+)"
+        r"(?P<decimals>\.\d+|,\d{1,2}(?![\d,]))?"
+        r"(?P<exponent>[eE][-+]?\d{1,4}(?![\d.]))?"
+    )
+
+
+NUMBER_PATTERN = _number_pattern(dot_thousands=False)
+"""A number as models write it (see the module docstring); dots before three digits are decimal."""
+DOT_THOUSANDS_NUMBER_PATTERN = _number_pattern(dot_thousands=True)
+"""The same, for a text that groups thousands with dots (``1.596`` is 1596)."""
+
+_FRACTION_TAIL = re.compile(r"[ \t]?/[ \t]?(\d{1,50})(?![\d.,])")
+_LATEX_FRACTION = re.compile(
+    r"\\[dt]?frac[ \t]*\{[ \t]*(-?[\d.,]{1,50})[ \t]*\}[ \t]*\{[ \t]*(-?[\d.,]{1,50})[ \t]*\}"
+)
+# Evidence that a text writes numbers the continental European way: a decimal comma that is not
+# part of a list (``2,50 €``), or dot groups that cannot be a decimal (``1.234.567``, ``1.234,5``).
+_COMMA_DECIMAL_EVIDENCE = re.compile(
+    r"(?<![\d,.])\d{1,3},\d{1,2}(?![\d,])|\d\.\d{3}\.\d{3}(?!\d)|\d\.\d{3},\d"
+)
+# Evidence for the English convention: a decimal point with one or two decimals (``2.50``).
+_DOT_DECIMAL_EVIDENCE = re.compile(r"(?<![\d.,])\d{1,3}\.\d{1,2}(?![\d.,])")
+
+
+def pattern_for(dot_thousands: bool) -> re.Pattern[str]:
+    """The number pattern for a text's convention (see :func:`uses_dot_thousands`)."""
+    return DOT_THOUSANDS_NUMBER_PATTERN if dot_thousands else NUMBER_PATTERN
+
+
+def uses_dot_thousands(text: str) -> bool:
+    """Whether ``text`` groups thousands with dots, so that ``1.596`` means 1596.
+
+    True when the text shows the continental convention (a decimal comma such as ``2,50`` or a
+    dot grouping such as ``1.234.567``) and never the English one (a decimal point with one or
+    two decimals, such as ``2.50``). Without evidence either way the English reading stands.
+    """
+    return (
+        _COMMA_DECIMAL_EVIDENCE.search(text) is not None
+        and _DOT_DECIMAL_EVIDENCE.search(text) is None
+    )
+
+
+def parse_number(text: str, dot_thousands: bool = False) -> Decimal | None:
     """Read the first number in ``text`` the way models and annotators write it.
 
-    Accepts ``18``, ``-3``, ``1,234``, ``$18.00``, ``18%``, ``1{,}234``, ``\\frac{1}{2}``
-    and ``3/4``.
+    Accepts ``18``, ``-3``, ``1,234``, ``18 000``, ``$18.00``, ``16,50``, ``18%``, ``1{,}234``,
+    ``5e-05``, ``\\frac{1}{2}`` and ``3/4``.
     Returns ``None`` when ``text`` holds no number (or divides by zero).
     """
     fraction = _LATEX_FRACTION.search(text)
-    match = NUMBER_PATTERN.search(text)
+    match = pattern_for(dot_thousands).search(text)
     if fraction is not None and (match is None or fraction.start() <= match.start()):
         return _divide(fraction.group(1), fraction.group(2))
     if match is None:
         return None
+    return value_with_fraction(match, text)
+
+
+def value_with_fraction(match: re.Match[str], text: str) -> Decimal | None:
+    """The value of a number match, divided by a denominator written right after it (``3/4``)."""
     value = number_from_match(match)
     tail = _FRACTION_TAIL.match(text, match.end())
-    if tail is not None and match.group("decimals") is None:
-        denominator = int(tail.group(1))
-        return None if denominator == 0 else value / denominator
-    return value
+    if tail is None or match.group("decimals") is not None or match.group("exponent") is not None:
+        return value
+    denominator = Decimal(tail.group(1))
+    if denominator == 0:
+        return None
+    try:
+        return value / denominator
+    except ArithmeticError:
+        # A numerator beyond the decimal context's exponent range (a million digits).
+        return None
 
 
 def number_from_match(match: re.Match[str]) -> Decimal:
-    """Turn a :data:`NUMBER_PATTERN` match into its value."""
-    value = Decimal(_clean_digits(match.group("digits")) + (match.group("decimals") or ""))
-    return -value if match.group("sign") else value
+    """Turn a :data:`NUMBER_PATTERN` match into its value, exactly."""
+    digits = "".join(character for character in match.group("digits") if character.isdigit())
+    decimals = (match.group("decimals") or "").replace(",", ".")
+    value = Decimal(digits + decimals + (match.group("exponent") or ""))
+    # copy_negate, unlike unary minus, does not round to the context's 28 digits.
+    return value.copy_negate() if match.group("sign") else value
 
 
 def normalize(value: Decimal) -> str:
-    """Canonical text of a value: ``18`` for 18.00, ``0.5`` for .50, ``-3`` for -3."""
+    """Canonical text of a value: ``18`` for 18.00, ``0.5`` for .50, ``-3`` for -3.
+
+    Exact for numbers of any length (no conversion through ``int``, whose string conversion
+    refuses more than 4,300 digits).
+
+    Raises:
+        ValueError: for infinities and NaN, which no answer can be.
+    """
+    if not value.is_finite():
+        raise ValueError(f"{value} is not a finite number")
     if value == value.to_integral_value():
-        return str(int(value))
-    text = format(value.normalize(), "f")
+        text = format(value.to_integral_value(), "f")
+        return "0" if text == "-0" else text
+    text = format(value, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
@@ -66,30 +160,43 @@ def parse_gold(text: str) -> Decimal:
         ValueError: when the text is not exactly a number (after removing thousands commas).
     """
     cleaned = text.strip().replace(",", "")
-    if not re.fullmatch(r"-?\d+(?:\.\d+)?", cleaned):
-        raise ValueError(f"gold answer {text!r} is not a number")
+    if not _GOLD.fullmatch(cleaned):
+        raise ValueError(f"gold answer {text[:100]!r} is not a number")
     return Decimal(cleaned)
+
+
+_GOLD = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 def same_number(answer: Decimal, target: Decimal) -> bool:
     """Whether two values are the same GSM8K answer: integers exactly, decimals within tolerance."""
+    if not (answer.is_finite() and target.is_finite()):
+        return False
     if _is_integer(answer) and _is_integer(target):
         return answer == target
+    if max(answer.adjusted(), target.adjusted()) >= _EXACT_FROM_MAGNITUDE:
+        # A tolerance of 1e-6 is meaningless at this size, and subtracting numbers of millions
+        # of digits would overflow the decimal context: compare exactly.
+        return answer == target
     return abs(answer - target) <= DECIMAL_TOLERANCE
+
+
+_EXACT_FROM_MAGNITUDE = 15
+"""Non-integers from 10**15 up compare exactly (the subtraction keeps 28 significant digits)."""
 
 
 def _is_integer(value: Decimal) -> bool:
     return value == value.to_integral_value()
 
 
-def _clean_digits(digits: str) -> str:
-    return digits.replace("{,}", "").replace("\\,", "").replace(",", "")
-
-
 def _divide(numerator: str, denominator: str) -> Decimal | None:
     try:
-        top = Decimal(_clean_digits(numerator))
-        bottom = Decimal(_clean_digits(denominator))
-    except InvalidOperation:
+        top = Decimal(_digits_only(numerator))
+        bottom = Decimal(_digits_only(denominator))
+        return None if bottom == 0 else top / bottom
+    except ArithmeticError:  # not a number (``1.2.3``), or beyond the context's range
         return None
-    return None if bottom == 0 else top / bottom
+
+
+def _digits_only(text: str) -> str:
+    return text.replace("{,}", "").replace("\\,", "").replace(",", "")

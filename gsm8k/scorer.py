@@ -2,10 +2,13 @@
 
 Every value that is aggregated lives in ``Score.value`` (a dict), so each has its own metric and
 survives epoch reduction; what is only for reading (the rule that fired) lives in metadata.
+Grading one sample never raises: whatever goes wrong becomes that sample's scored failure, with
+the reason in its explanation and metadata, and the run goes on.
 """
 
 from __future__ import annotations
 
+from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import (
     Score,
     Scorer,
@@ -74,30 +77,83 @@ def gsm8k_grader() -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
-        truncated = state.output.stop_reason in TRUNCATION_STOP_REASONS
-        extraction, correct = grade(state.output.completion, target.text, truncated)
-        return Score(
-            value=score_values(extraction, correct, truncated),
-            answer=extraction.answer,
-            explanation=explain(extraction, target.text, correct, truncated),
-            metadata={
-                "rule": extraction.rule,
-                "format_followed": extraction.format_followed,
-                "truncated": truncated,
-                "matched_text": extraction.text,
-            },
-        )
+        return score_output(state.output, target.text)
 
     return score
 
 
-def explain(extraction: Extraction, target: str, correct: bool, truncated: bool) -> str:
+def score_output(output: ModelOutput, target: str) -> Score:
+    """Grade one model output; any failure becomes this sample's scored failure, never a raise.
+
+    The text graded is ``output.completion``, which Inspect builds from the message's text parts
+    only: reasoning parts (``ContentReasoning``) are never read as an answer, and inline
+    ``<think>`` blocks are removed by the extractor.
+    """
+    truncated = output.stop_reason in TRUNCATION_STOP_REASONS
+    reasoning = has_reasoning_parts(output)
+    try:
+        extraction, correct = grade(output.completion, target, truncated)
+        answer = extraction.answer
+    except Exception as error:  # one sample's failure must not end the run
+        reason = f"grading failed: {type(error).__name__}: {_clip(str(error))}"
+        return Score(
+            value={
+                ACCURACY: 0.0,
+                STRICT_ACCURACY: 0.0,
+                FORMAT_FOLLOWED: 0.0,
+                NO_ANSWER: 1.0,
+                TRUNCATED: float(truncated),
+            },
+            answer=None,
+            explanation=f"Not graded, counted as no answer: {reason} (target {_clip(target)}).",
+            metadata={"rule": "none", "error": reason, "truncated": truncated},
+        )
+    note = extraction.note
+    if not note and reasoning and not output.completion.strip():
+        note = "only reasoning, no final answer" + (
+            " (cut off while reasoning)" if truncated else ""
+        )
+    return Score(
+        value=score_values(extraction, correct, truncated),
+        answer=answer,
+        explanation=explain(extraction, target, correct, truncated, note),
+        metadata={
+            "rule": extraction.rule,
+            "format_followed": extraction.format_followed,
+            "truncated": truncated,
+            "matched_text": _clip(extraction.text),
+            "note": note,
+            "reasoning": reasoning,
+        },
+    )
+
+
+def has_reasoning_parts(output: ModelOutput) -> bool:
+    """Whether the model returned reasoning as separate ``ContentReasoning`` parts."""
+    if not output.choices:
+        return False
+    content = output.message.content
+    return not isinstance(content, str) and any(part.type == "reasoning" for part in content)
+
+
+def explain(
+    extraction: Extraction, target: str, correct: bool, truncated: bool, note: str = ""
+) -> str:
     """One readable sentence for ``inspect view``."""
     cut = " Output was truncated at the token limit." if truncated else ""
+    why = f" ({note})" if note and extraction.answer is None else ""
     if extraction.answer is None:
-        return f"No answer found (target {target}).{cut}"
+        return f"No answer found{why} (target {target}).{cut}"
     verdict = "correct" if correct else "incorrect"
     return (
-        f"Answer {extraction.answer} via rule '{extraction.rule}' from {extraction.text!r}: "
-        f"{verdict} (target {target}).{cut}"
+        f"Answer {_clip(extraction.answer or '')} via rule '{extraction.rule}' from "
+        f"{_clip(extraction.text)!r}: {verdict} (target {target}).{cut}"
     )
+
+
+_CLIP = 200
+"""Longest text quoted in an explanation (a completion may hold a 100,000-digit number)."""
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _CLIP else f"{text[:_CLIP]}… ({len(text):,} characters)"
