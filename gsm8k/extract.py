@@ -37,7 +37,7 @@ text that another start position already scanned, and values are read from bound
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
@@ -104,10 +104,10 @@ _ANSWER_LINE = re.compile(
 _HASH_LINE = re.compile(r"####[ \t]*(?P<value>[^\n]*)")
 _JSON_ANSWER = re.compile(
     r"[\"'](?:final[_ ])?answer[\"'][ \t]*:[ \t]*"
-    r"(?:\"(?P<double>[^\"\n]{0,200})\"|'(?P<single>[^'\n]{0,200})'|(?P<bare>[^,}\n]{0,60}))",
+    r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*))",
     re.IGNORECASE,
 )
-_ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]{0,200})", re.IGNORECASE)
+_ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]*)", re.IGNORECASE)
 _A_LINE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<value>[^\n]*)")
 # Only ever applied to lines of at most _NEXT_LINE_LIMIT characters.
 _NUMBER_ONLY = re.compile(r"[*_`$\\()\[\]{}.,%£€\s-]*\d[*_`$\\()\[\]{}.,%£€\s\d-]*")
@@ -143,6 +143,7 @@ _FILLER = re.compile(
     r"|donc|alors|bien|entonces|así|equivale[ \t]+a|равен|равна|равно|будет|примерно)(?!\w))*",
     re.IGNORECASE,
 )
+_DIGIT_RUN = re.compile(r"[\d,. \u00a0\u202f]*")
 _NUMBER_START = re.compile(r"[-−]?[$£€¥₹]?[ \t]?\d|[dt]?frac\{")
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
 
@@ -304,9 +305,9 @@ def _last_with_value(
             following = _NEXT_LINE.match(text, match.end())
             line = following.group("line").strip() if following else ""
             snippet = line if len(line) <= _NEXT_LINE_LIMIT and _is_number_only(line) else ""
-        value = reader.value_of(snippet[:_VALUE_WINDOW])
+        value = reader.value_of(snippet)
         if value is not None:
-            return value, match.group(0).strip()[:_VALUE_WINDOW]
+            return value, match.group(0).strip()
     return None
 
 
@@ -350,6 +351,10 @@ def _find_answer_is(reader: _Reader) -> Found | None:
     text = reader.text
     for match in reversed(list(_ANSWER_IS.finditer(text))):
         window = text[match.end() : match.end() + _VALUE_WINDOW]
+        if window[-1:].isdigit():
+            # Let a long number run past the window: it is read whole, never cut.
+            run = _DIGIT_RUN.match(text, match.end() + len(window))
+            window += run.group(0) if run else ""
         filler = _FILLER.match(window)
         rest = window[filler.end() if filler else 0 :]
         if not _NUMBER_START.match(rest):
@@ -369,7 +374,7 @@ def _find_a_line(reader: _Reader) -> Found | None:
     match = _A_LINE.fullmatch(text, last_line_start)
     if match is None:
         return None
-    value = reader.value_of(match.group("value")[:_VALUE_WINDOW])
+    value = reader.value_of(match.group("value"))
     return None if value is None else (value, match.group(0).strip())
 
 
@@ -377,26 +382,39 @@ def _find_last_number(reader: _Reader) -> Found | None:
     printed = _program_result(reader)
     if printed is not None:
         value, closing_start = printed
-        closing = [candidate for candidate, _ in _answer_candidates(reader, closing_start)]
-        if not closing or value in closing:
+        closing = _scan_numbers(reader, closing_start, value)
+        if closing.last is None or closing.saw_wanted:
             # The closing prose restates the program's result (or states no number at all):
             # the printed number is the answer, not a number the prose repeats from the question.
             return value, f"printed {normalize(value)}"
-    return next(_answer_candidates(reader, 0), None)
+    return _scan_numbers(reader, 0, None).last
 
 
-def _answer_candidates(reader: _Reader, start: int) -> Iterator[Found]:
-    """Numbers from ``start`` on, last first, that are not labels, list markers or in questions."""
+@dataclass
+class _Scan:
+    last: Found | None = None
+    saw_wanted: bool = False
+
+
+def _scan_numbers(reader: _Reader, start: int, wanted: Decimal | None) -> _Scan:
+    """The last number from ``start`` on that is not a label, a list marker or in a question.
+
+    One forward pass over numbers and sentence ends together; only the current sentence's last
+    number is held, so memory stays constant however many numbers the text has.
+    """
     text = reader.text
-    matches = list(reader.numbers.finditer(text, start))
-    terminators = [m.start() for m in _SENTENCE_END.finditer(text, start)]
-    following = len(terminators)
-    for match in reversed(matches):
-        while following > 0 and terminators[following - 1] >= match.end():
-            following -= 1
-        # terminators[following] is where the sentence holding this number ends.
-        if following < len(terminators) and text[terminators[following]] in "?？":
-            continue
+    result = _Scan()
+    ends = _SENTENCE_END.finditer(text, start)
+    end = next(ends, None)
+    pending: Found | None = None
+    pending_wanted = False
+    for match in reader.numbers.finditer(text, start):
+        while end is not None and end.start() < match.start():
+            if text[end.start()] not in "?？":
+                result.last = pending or result.last
+                result.saw_wanted = result.saw_wanted or pending_wanted
+            pending, pending_wanted = None, False
+            end = next(ends, None)
         if _LABEL_BEFORE.search(text, max(0, match.start() - 4), match.start()):
             # `horse #12`, `No. 3`, or the denominator of a fraction read with its numerator.
             continue
@@ -404,7 +422,12 @@ def _answer_candidates(reader: _Reader, start: int) -> Iterator[Found]:
             continue
         value = value_with_fraction(match, text)
         if value is not None:
-            yield value, match.group(0)
+            pending = (value, match.group(0))
+            pending_wanted = pending_wanted or (wanted is not None and value == wanted)
+    if end is None or text[end.start()] not in "?？":
+        result.last = pending or result.last
+        result.saw_wanted = result.saw_wanted or pending_wanted
+    return result
 
 
 def _starts_line(text: str, position: int) -> bool:
