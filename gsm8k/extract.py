@@ -116,22 +116,23 @@ _NEXT_LINE = re.compile(r"(?:[ \t]*\n)+[ \t]*(?P<line>[^\n]*)")
 # Answer phrases of the MGSM languages, each ending where its value starts. Words of scripts that
 # separate words with spaces must not continue a longer word (`long-answer`, `myanswer`).
 _WORD_START = r"(?<![\w-])"
+# An aside between the keyword and the verb: Kojima et al.'s "the answer (arabic numerals) is".
+_ASIDE = r"(?:[ \t]*[(（][^()（）\n]{0,40}[)）])?"
 _ANSWER_PHRASES = "|".join(
     (
-        # English, with Kojima et al.'s "the answer (arabic numerals) is"
-        rf"{_WORD_START}(?:final[ \t]+)?answer(?:[ \t]*\([^()\n]{{0,40}}\))?"
+        rf"{_WORD_START}(?:final[ \t]+)?answer{_ASIDE}"
         r"(?:[ \t]+to[ \t]+(?:the|this|that)[ \t]+(?:problem|question))?"
-        r"[ \t]*(?:is|would[ \t]+be|will[ \t]+be|should[ \t]+be|[:：])",
-        rf"{_WORD_START}(?:endgültige[ \t]+)?antwort(?:[ \t]+(?:ist|lautet)|[ \t]*[:：])",  # de
-        rf"{_WORD_START}respuesta(?:[ \t]+(?:final|correcta))?(?:[ \t]+es|[ \t]*[:：])",  # es
-        rf"{_WORD_START}réponse(?:[ \t]+(?:finale|correcte))?(?:[ \t]+est|[ \t]*[:：])",  # fr
-        rf"{_WORD_START}ответ(?:[ \t]*[:：—–]|[ \t]+(?:равен|будет|составляет|[-—–]))",  # ru
-        rf"{_WORD_START}jibu(?:[ \t]+la[ \t]+mwisho)?(?:[ \t]+ni|[ \t]*[:：])",  # sw
-        r"উত্তর(?:[ \t]+(?:হল|হলো|হবে)|[ \t]*[:：])",  # bn
-        r"(?:సమాధానం|జవాబు)[ \t]*[:：]?",  # te
-        r"คำตอบ(?:สุดท้าย)?[ \t]*(?:คือ|[:：])",  # th
-        r"答え[ \t]*(?:は|[:：])|答[:：]",  # ja
-        r"答案[ \t]*(?:是|为|為|[:：])",  # zh
+        r"[ \t]*(?:is|would[ \t]+be|will[ \t]+be|should[ \t]+be|[:：])",  # en
+        rf"{_WORD_START}(?:endgültige[ \t]+)?antwort{_ASIDE}(?:[ \t]+(?:ist|lautet)|[ \t]*[:：])",
+        rf"{_WORD_START}respuesta(?:[ \t]+(?:final|correcta))?{_ASIDE}(?:[ \t]+es|[ \t]*[:：])",
+        rf"{_WORD_START}réponse(?:[ \t]+(?:finale|correcte))?{_ASIDE}(?:[ \t]+est|[ \t]*[:：])",
+        rf"{_WORD_START}ответ{_ASIDE}(?:[ \t]*[:：—–]|[ \t]+(?:равен|будет|составляет|[-—–]))",
+        rf"{_WORD_START}jibu(?:[ \t]+la[ \t]+mwisho)?{_ASIDE}(?:[ \t]+ni|[ \t]*[:：])",  # sw
+        rf"উত্তর{_ASIDE}(?:[ \t]+(?:হল|হলো|হবে)|[ \t]*[:：])",  # bn
+        rf"(?:సమాధానం|జవాబు){_ASIDE}[ \t]*[:：]?",  # te
+        rf"คำตอบ(?:สุดท้าย)?{_ASIDE}[ \t]*(?:คือ|[:：])",  # th
+        rf"答え{_ASIDE}[ \t]*(?:は|[:：])|答[:：]",  # ja
+        rf"答案{_ASIDE}[ \t]*(?:是|为|為|[:：])",  # zh
     )
 )
 _ANSWER_IS = re.compile(_ANSWER_PHRASES, re.IGNORECASE)
