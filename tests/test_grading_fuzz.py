@@ -142,7 +142,7 @@ def test_adversarial_completion_is_graded_in_linear_time(name: str) -> None:
     build = CASES[name]
     large = build(LARGE)
     small = build(LARGE // 4)
-    for attempt in range(2):  # one retry: a single slow measurement on a busy machine
+    for _attempt in range(2):  # one retry: a single slow measurement on a busy machine
         time_large = seconds_per_completion(large)
         time_small = seconds_per_completion(small)
         growth = time_large / max(time_small, TIMER_FLOOR)
