@@ -109,7 +109,7 @@ def score_output(output: ModelOutput, target: str) -> Score:
             metadata={"rule": "none", "error": reason, "truncated": truncated},
         )
     note = extraction.note
-    if not note and reasoning and not output.completion.strip():
+    if reasoning and not output.completion.strip():
         note = "only reasoning, no final answer" + (
             " (cut off while reasoning)" if truncated else ""
         )

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from gsm8k.numbers import normalize, parse_gold, parse_number, same_number
+from gsm8k.numbers import normalize, parse_gold, parse_number, same_number, uses_dot_thousands
 
 
 @pytest.mark.parametrize(
@@ -23,11 +23,63 @@ from gsm8k.numbers import normalize, parse_gold, parse_number, same_number
         pytest.param("16-3", "16", id="subtraction-not-a-sign"),
         pytest.param("no digits", None, id="no-number"),
         pytest.param("5/0", None, id="zero-denominator"),
+        pytest.param("1\\,234", "1234", id="latex-thin-space-thousands"),
+        pytest.param("¥1,200", "1200", id="yen"),
+        pytest.param("₹1,00,000", "100000", id="rupee-indian-grouping"),
+        pytest.param("5e-05", "0.00005", id="scientific-small"),
+        pytest.param("3E+16", "30000000000000000", id="scientific-large"),
+        pytest.param("x2 H2O", None, id="digits-after-latin-letters-are-not-numbers"),
+        pytest.param("答案是5", "5", id="digits-after-cjk-are-numbers"),
+        pytest.param("18 000", "18000", id="space-thousands"),
+        pytest.param("16,50", "16.5", id="decimal-comma"),
+        pytest.param("1,2,3", "1", id="list-is-not-a-decimal-comma"),
     ],
 )
 def test_parse_number(text: str, value: str | None) -> None:
     parsed = parse_number(text)
     assert (None if parsed is None else normalize(parsed)) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "dot_thousands", "value"),
+    [
+        pytest.param("1.596", False, "1.596", id="english-decimal"),
+        pytest.param("1.596", True, "1596", id="dot-thousands-text"),
+        pytest.param("1.5", True, "1.5", id="one-decimal-is-never-thousands"),
+    ],
+)
+def test_dot_before_three_digits_follows_the_text(
+    text: str, dot_thousands: bool, value: str
+) -> None:
+    parsed = parse_number(text, dot_thousands)
+    assert parsed is not None and normalize(parsed) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "dot_thousands"),
+    [
+        pytest.param("Er zahlt 2,50 € für 1.596 Stück.", True, id="decimal-comma-evidence"),
+        pytest.param("1.234.567 Einwohner", True, id="dot-groups-evidence"),
+        pytest.param(
+            "It costs 2.50 for 1.596 kg, or 2,50 in Europe.", False, id="mixed-is-english"
+        ),
+        pytest.param("It is 1.596 km.", False, id="no-evidence-is-english"),
+    ],
+)
+def test_the_text_decides_its_convention(text: str, dot_thousands: bool) -> None:
+    assert uses_dot_thousands(text) is dot_thousands
+
+
+def test_normalize_is_exact_beyond_the_int_string_limit() -> None:
+    digits = "9" * 5_000
+    assert normalize(Decimal("-" + digits + ".000")) == "-" + digits
+
+
+@pytest.mark.parametrize("value", ["Infinity", "NaN"])
+def test_non_finite_values_are_refused(value: str) -> None:
+    with pytest.raises(ValueError, match="not a finite number"):
+        normalize(Decimal(value))
+    assert not same_number(Decimal(value), Decimal("18"))
 
 
 @pytest.mark.parametrize(
