@@ -136,6 +136,9 @@ _ANSWER_PHRASES = "|".join(
     )
 )
 _ANSWER_IS = re.compile(_ANSWER_PHRASES, re.IGNORECASE)
+_PHRASE_KEYWORDS = ("answer", "antwort", "respuesta", "réponse", "ответ", "jibu", "উত্তর")
+_PHRASE_KEYWORDS += ("సమాధానం", "జవాబు", "คำตอบ", "答")
+"""A word every phrase of :data:`_ANSWER_PHRASES` contains, in lower case."""
 # What may stand between an answer phrase and its number: markup, dashes, and a few words that
 # qualify the statement without changing it ("the answer is therefore 18").
 _FILLER = re.compile(
@@ -350,6 +353,9 @@ def _find_boxed(reader: _Reader) -> Found | None:
 
 def _find_answer_is(reader: _Reader) -> Found | None:
     text = reader.text
+    folded = text.lower()
+    if not any(keyword in folded for keyword in _PHRASE_KEYWORDS):
+        return None  # a fast substring check spares most texts the phrase pattern
     for match in reversed(list(_ANSWER_IS.finditer(text))):
         window = text[match.end() : match.end() + _VALUE_WINDOW]
         if window[-1:].isdigit():
