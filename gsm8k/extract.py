@@ -136,8 +136,8 @@ _ANSWER_PHRASES = "|".join(
     )
 )
 _ANSWER_IS = re.compile(_ANSWER_PHRASES, re.IGNORECASE)
-_PHRASE_KEYWORDS = ("answer", "antwort", "respuesta", "réponse", "ответ", "jibu", "উত্তর")
-_PHRASE_KEYWORDS += ("సమాధానం", "జవాబు", "คำตอบ", "答")
+_PHRASE_KEYWORDS: tuple[str, ...] = ("answer", "antwort", "respuesta", "réponse", "ответ", "jibu")
+_PHRASE_KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答")
 """A word every phrase of :data:`_ANSWER_PHRASES` contains, in lower case."""
 # What may stand between an answer phrase and its number: markup, dashes, and a few words that
 # qualify the statement without changing it ("the answer is therefore 18").
