@@ -92,8 +92,13 @@ def test_symbolic_figures(known_logs: Path) -> None:
     residual_sums = [sum(y - 3 / 8 for y in ys) for ys in outcomes.values()]
     se = math.sqrt(2 / 1 * sum(r * r for r in residual_sums)) / 8
     assert row["clustered_se"] == pytest.approx(se)
+    # The interval is Wilson's at the effective size p(1-p)/se², kept within [clusters, items].
+    effective = min(8, max(2, (3 / 8) * (5 / 8) / se**2))
     z = stats.norm.ppf(0.975)
-    assert row["ci_low"] == pytest.approx(max(0.0, 3 / 8 - z * se))
+    centre = (3 / 8 + z * z / (2 * effective)) / (1 + z * z / effective)
+    half = z * math.sqrt((3 / 8) * (5 / 8) / effective + z * z / (4 * effective**2))
+    half /= 1 + z * z / effective
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((centre - half, centre + half))
     drop = row["drop"]
     differences = [1 - mean(outcomes[1]), 1 - mean(outcomes[3])]
     assert drop["drop"] == pytest.approx(mean(differences))
@@ -172,6 +177,17 @@ def test_needs_a_gsm8k_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     _run(gsm8k(dataset="mgsm", language="en", fewshot=0), lambda i: True, tmp_path)
     assert main([str(tmp_path)]) == 2
     assert "no GSM8K run" in capsys.readouterr().err
+
+
+def test_wilson_matches_scipy_and_clustered_interval_is_never_a_point() -> None:
+    from gsm8k.compare.family import clustered_interval, wilson
+
+    expected = stats.binomtest(3, 10).proportion_ci(0.95, "wilson")
+    assert wilson(0.3, 10) == pytest.approx((expected.low, expected.high))
+    low, high = clustered_interval(0.0, 10, 2, 0.0)  # all wrong, 2 originals of 5 items
+    zero = stats.binomtest(0, 2).proportion_ci(0.95, "wilson")
+    assert (low, high) == pytest.approx((zero.low, zero.high))
+    assert high > 0.6
 
 
 def test_clustered_standard_error_with_single_items_is_the_usual_one() -> None:

@@ -65,7 +65,7 @@ def test_every_sample_carries_both_scores_and_grading_metadata(log: Any) -> None
 
 def test_exact_grader_is_the_headline_and_ids_sort_numerically(log: Any) -> None:
     # Inspect reports the first scorer's first metric as the run's score.
-    assert [score.scorer for score in log.results.scores][0] == "gsm8k_grader"
+    assert next(score.scorer for score in log.results.scores) == "gsm8k_grader"
     assert "match" in {score.scorer for score in log.results.scores}
     assert [sample.id for sample in log.samples] == sorted(sample.id for sample in log.samples)
     assert all(isinstance(sample.id, int) for sample in log.samples)

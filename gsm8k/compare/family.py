@@ -4,9 +4,9 @@ Given a GSM8K run and runs of the same model and settings on variants (GSM-Symbo
 MGSM, Platinum, ...), every variant item is paired with the GSM8K test question it was made from
 (the sample id starts with the GSM8K index: ``473``, ``0473-07``, ``0473-critical-thinking``):
 
-* accuracy per variant with a 95% interval: Wilson when each original has one item, else a normal
-  interval on standard errors clustered by original question (instances of one template are not
-  independent draws);
+* accuracy per variant with a 95% interval: Wilson when each original has one item, else a
+  Wilson interval at the effective sample size that the standard error clustered by original
+  question implies (instances of one template are not independent draws);
 * the paired drop on the same originals: per original, GSM8K correctness minus the mean over its
   variant items; the mean drop with a paired t interval, and an exact sign test on the originals
   that got worse versus better (McNemar's exact test when each original has one item);
@@ -233,7 +233,8 @@ def _row(name: str, items: list[Item], gold: dict[int, float] | None) -> Row:
         ci = interval.proportion_ci(CONFIDENCE, "wilson")
         low, high, kind = float(ci.low), float(ci.high), "wilson"
     else:
-        low, high, kind = max(0.0, accuracy - _Z * se), min(1.0, accuracy + _Z * se), "clustered"
+        low, high = clustered_interval(accuracy, len(items), len(clusters), se)
+        kind = "clustered"
     return Row(
         name=name,
         samples=len(items),
@@ -260,6 +261,31 @@ def clustered_standard_error(clusters: list[list[float]]) -> float:
     overall = sum(sum(c) for c in clusters) / count
     spread = sum(sum(y - overall for y in c) ** 2 for c in clusters)
     return math.sqrt(groups / (groups - 1) * spread) / count
+
+
+def clustered_interval(
+    accuracy: float, count: int, clusters: int, se: float
+) -> tuple[float, float]:
+    """A Wilson interval at the effective sample size the clustered standard error implies.
+
+    The effective size is ``accuracy (1 − accuracy) / se²`` (the count divided by the design
+    effect), kept between the number of clusters and the number of items; when every item has
+    the same outcome (no variance to measure) it is the number of clusters. Unlike a normal
+    interval this stays inside [0, 1] and is not a point at 0% or 100%.
+    """
+    variance = accuracy * (1 - accuracy)
+    effective = clusters if variance == 0 or se == 0 else variance / (se * se)
+    effective = min(float(count), max(float(clusters), effective))
+    return wilson(accuracy, effective)
+
+
+def wilson(proportion: float, count: float) -> tuple[float, float]:
+    """Wilson score interval for a proportion observed over ``count`` (possibly fractional)."""
+    z2 = _Z * _Z
+    centre = (proportion + z2 / (2 * count)) / (1 + z2 / count)
+    half = _Z * math.sqrt(proportion * (1 - proportion) / count + z2 / (4 * count * count))
+    half /= 1 + z2 / count
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def paired_drop(clusters: dict[int, list[float]], gold: dict[int, float]) -> Drop | None:
@@ -357,8 +383,8 @@ def markdown(report: dict[str, Any]) -> str:
         "the mean over its variant items), with a paired t interval; worse/better count the "
         "originals whose variant mean fell below/rose above their GSM8K result; p is the exact "
         "sign test on those counts (McNemar's exact test with one item per original). Accuracy "
-        "intervals are Wilson intervals, or (marked c) normal intervals on standard errors "
-        "clustered by original question when an original has several items.",
+        "intervals are Wilson intervals; when an original has several items (marked c), at the "
+        "effective sample size implied by the standard error clustered by original question.",
     ]
     return "\n".join(lines) + "\n"
 
