@@ -406,21 +406,31 @@ class _Scan:
 def _scan_numbers(reader: _Reader, start: int, wanted: Decimal | None) -> _Scan:
     """The last number from ``start`` on that is not a label, a list marker or in a question.
 
-    One forward pass over numbers and sentence ends together; only the current sentence's last
-    number is held, so memory stays constant however many numbers the text has.
+    A question that shows working (``= 7 bars?``) still counts: only a restated question, with no
+    ``=`` in it, is skipped. One forward pass over numbers and sentence ends together; only the
+    current sentence's last number is held, so memory stays constant however many numbers the
+    text has.
     """
     text = reader.text
     result = _Scan()
-    ends = _SENTENCE_END.finditer(text, start)
-    end = next(ends, None)
     pending: Found | None = None
     pending_wanted = False
+    sentence_start = start
+
+    def close_sentence(end: int) -> None:
+        nonlocal pending, pending_wanted, sentence_start
+        question = text[end : end + 1] in ("?", "？")
+        restated_question = question and "=" not in text[sentence_start:end]
+        if pending is not None and not restated_question:
+            result.last = pending
+            result.saw_wanted = result.saw_wanted or pending_wanted
+        pending, pending_wanted, sentence_start = None, False, end + 1
+
+    ends = _SENTENCE_END.finditer(text, start)
+    end = next(ends, None)
     for match in reader.numbers.finditer(text, start):
         while end is not None and end.start() < match.start():
-            if text[end.start()] not in "?？":
-                result.last = pending or result.last
-                result.saw_wanted = result.saw_wanted or pending_wanted
-            pending, pending_wanted = None, False
+            close_sentence(end.start())
             end = next(ends, None)
         if _LABEL_BEFORE.search(text, max(0, match.start() - 4), match.start()):
             # `horse #12`, `No. 3`, or the denominator of a fraction read with its numerator.
@@ -431,9 +441,7 @@ def _scan_numbers(reader: _Reader, start: int, wanted: Decimal | None) -> _Scan:
         if value is not None:
             pending = (value, match.group(0))
             pending_wanted = pending_wanted or (wanted is not None and value == wanted)
-    if end is None or text[end.start()] not in "?？":
-        result.last = pending or result.last
-        result.saw_wanted = result.saw_wanted or pending_wanted
+    close_sentence(len(text) if end is None else end.start())
     return result
 
 

@@ -729,6 +729,13 @@ FALLBACK_ROWS = [
         id="en-closing-question-is-not-the-answer",
     ),
     row(
+        "Each candy had 25 calories, so he ate 175/25 = 7 bars?",
+        "7",
+        "7",
+        "last_number",
+        id="question-that-shows-working-still-counts",
+    ),
+    row(
         "Sie verdient 9 * 2 = 18 Dollar am Tag. Wie viel verdient sie in 7 Tagen?",
         "18",
         "18",
