@@ -708,3 +708,21 @@ def test_load_runs_names_unusable_logs_for_the_calling_program(
     assert err.startswith("gsm8k-family: warning: skipped 2026-01-01T00-00-09+00-00_gsm8k_bad.eval")
     with pytest.raises(ValueError, match="no GSM8K logs with samples"):
         load_runs(tmp_path / "nothing-here")
+
+
+def test_answers_too_long_for_inspect_summaries_are_read_whole(
+    base_log: EvalLog, tmp_path: Path
+) -> None:
+    """Inspect's sample summaries shorten an answer over 1,024 characters to "..."; majority
+    votes must compare the answers themselves."""
+    huge = "9" * 3000
+
+    def huge_answers(log: EvalLog) -> None:
+        for sample in log.samples or []:
+            if sample.id in (0, 1):
+                score = (sample.scores or {})["gsm8k_grader"]
+                score.answer = huge + str(sample.id)
+
+    write_clone(base_log, tmp_path / "logs", "huge", huge_answers)
+    [run] = read_runs(tmp_path / "logs").runs
+    assert [run.results[i][1].answer for i in (0, 1, 2)] == [huge + "0", huge + "1", "5"]

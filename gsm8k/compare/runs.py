@@ -9,6 +9,10 @@ taken from the newest log that completed it. A run whose logs planned samples th
 completed (a cancelled or crashed eval, failed samples) is *incomplete*, and says which samples
 it has.
 
+Logs are read through Inspect's sample summaries (scores, token usage, errors), which read several
+times faster than whole samples; whole samples are read only where summaries fall short (a
+``pal_grader`` log's stop reasons, an answer the summary shortened).
+
 Entry points for other reports: :func:`read_runs` (runs plus the logs that could not be read),
 :func:`load_runs` (runs, with unreadable logs reported on stderr), :class:`Run` and its
 ``samples``.
@@ -19,13 +23,20 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+from inspect_ai.log import (
+    EvalLog,
+    EvalSample,
+    EvalSampleSummary,
+    list_eval_logs,
+    read_eval_log,
+    read_eval_log_sample_summaries,
+)
 
 from gsm8k.compare.display import display_value, short_path, shorten_paths, shown_values
 from gsm8k.compare.settings import (
@@ -194,25 +205,34 @@ def read_runs(log_dir: str | Path, task_names: Iterable[str] = TASK_NAMES) -> Lo
     other_tasks = 0
     for info in list_eval_logs(str(log_dir), descending=False):
         try:
-            header = read_eval_log(info, header_only=True)
-            if _task_name(header) not in names and header.eval.task not in names:
+            log = read_eval_log(info, header_only=True)
+            if _task_name(log) not in names and log.eval.task not in names:
                 other_tasks += 1
                 continue
-            log = read_eval_log(info, exclude_fields=set(UNREAD_SAMPLE_FIELDS))
+            # Sample summaries carry scores, usage and errors, and read several times faster
+            # than whole samples.
+            summaries: Sequence[EvalSample | EvalSampleSummary]
+            summaries = read_eval_log_sample_summaries(info)
+            stop_reasons: dict[tuple[SampleId, int], str] = {}
+            if _needs_whole_samples(summaries):
+                whole = read_eval_log(info, exclude_fields=set(UNREAD_SAMPLE_FIELDS)).samples
+                summaries = whole or []
+                stop_reasons = {(s.id, s.epoch): s.output.stop_reason for s in whole or []}
         except Exception as error:  # any failure to read one file must not stop the report
             reason = f"cannot be read ({_describe(error, info.name)})"
             skipped.append(SkippedLog(info.name, reason))
             continue
-        if not log.samples:
+        if not summaries:
             skipped.append(SkippedLog(info.name, f"has no samples (status: {log.status})"))
             continue
-        foreign = _foreign_scorers(log)
+        foreign = _foreign_scorers(summaries)
         if foreign is not None:
             reason = f"scored by {foreign}, not by {' or '.join(GRADERS)} (another GSM8K task?)"
             skipped.append(SkippedLog(info.name, reason))
             continue
         try:
-            skeleton, content = _run_skeleton(log), _log_content(log)
+            skeleton = _run_skeleton(log)
+            content = _log_content(log, summaries, stop_reasons)
         except Exception as error:  # a readable log with unexpected contents: same rule
             skipped.append(SkippedLog(info.name, f"cannot be used ({_describe(error, info.name)})"))
             continue
@@ -232,8 +252,7 @@ def load_runs(log_dir: str | Path, program: str = "gsm8k-compare") -> list[Run]:
     scan = read_runs(log_dir)
     for skipped in scan.skipped:
         print(
-            f"{program}: warning: skipped {short_path(skipped.path, log_dir)}: "
-            f"{skipped.reason}",
+            f"{program}: warning: skipped {short_path(skipped.path, log_dir)}: {skipped.reason}",
             file=sys.stderr,
         )
     if not scan.runs:
@@ -272,22 +291,41 @@ class _LogContent:
     grader: str | None
 
 
-def _log_content(log: EvalLog) -> _LogContent:
+def _log_content(
+    log: EvalLog,
+    summaries: Sequence[EvalSample | EvalSampleSummary],
+    stop_reasons: dict[tuple[SampleId, int], str],
+) -> _LogContent:
     """The samples a log set out to run and the graded (sample, epoch) results it completed."""
     split = str((log.eval.metadata or {}).get("split", ""))
     planned = log.eval.dataset.sample_ids
     if planned is None:
-        planned = [sample.id for sample in log.samples or []]
+        planned = [sample.id for sample in summaries]
     results = []
     used = None
-    for sample in log.samples or []:
+    for sample in summaries:
         grader = next((name for name in GRADERS if name in (sample.scores or {})), None)
         if sample.error is not None or grader is None:
             continue  # unfinished or failed here: a retry of this sample counts instead
         used = grader
-        key = _sample_key(sample.id, split)
-        results.append((key, sample.epoch, _epoch_result(sample, grader)))
+        stop_reason = stop_reasons.get((sample.id, sample.epoch))
+        result = _epoch_result(sample, grader, stop_reason)
+        results.append((_sample_key(sample.id, split), sample.epoch, result))
     return _LogContent([_sample_key(i, split) for i in planned], results, used)
+
+
+def _needs_whole_samples(summaries: Sequence[EvalSampleSummary]) -> bool:
+    """Whether summaries lack what the report needs: why each completion stopped, for
+    ``pal_grader`` (which does not record truncation itself), or an answer Inspect shortened
+    in the summary (over 1,024 characters, ending ``...``), which majority votes must see whole."""
+    for sample in summaries:
+        scores = sample.scores or {}
+        if PAL_GRADER in scores:
+            return True
+        answer = scores[GRADER].answer if GRADER in scores else None
+        if answer is not None and answer.endswith("..."):
+            return True
+    return False
 
 
 def _merge(run: Run, log: EvalLog, content: _LogContent) -> None:
@@ -313,10 +351,10 @@ def _model_names(models: set[str]) -> dict[str, str]:
     }
 
 
-def _foreign_scorers(log: EvalLog) -> str | None:
+def _foreign_scorers(summaries: Sequence[EvalSample | EvalSampleSummary]) -> str | None:
     """The scorers of a log whose scored samples carry none of this task's graders (a GSM8K
     from another package has the same task name); ``None`` when the log is this task's."""
-    scored = [sample.scores for sample in log.samples or [] if sample.scores]
+    scored = [sample.scores for sample in summaries if sample.scores]
     if not scored or any(name in scores for scores in scored for name in GRADERS):
         return None
     return ", ".join(sorted({name for scores in scored for name in scores}))
@@ -332,12 +370,14 @@ def _sample_key(sample_id: SampleId, split: str) -> SampleId:
     return sample_id
 
 
-def _epoch_result(sample: EvalSample, grader: str) -> EpochResult:
+def _epoch_result(
+    sample: EvalSample | EvalSampleSummary, grader: str, stop_reason: str | None = None
+) -> EpochResult:
     score = (sample.scores or {})[grader]
     value = score.value if isinstance(score.value, dict) else {}
     usages = list((sample.model_usage or {}).values())
     reasoning = [u.reasoning_tokens for u in usages if u.reasoning_tokens is not None]
-    stopped_at_limit = sample.output.stop_reason in TRUNCATED_STOP_REASONS
+    stopped_at_limit = stop_reason in TRUNCATED_STOP_REASONS
     is_pal = grader == PAL_GRADER
     return EpochResult(
         correct=bool(value.get("accuracy")),
