@@ -145,6 +145,9 @@ class Run:
     grader: str = GRADER
     results: dict[SampleId, dict[int, EpochResult]] = field(default_factory=dict)
     planned: set[SampleId] = field(default_factory=set)
+    _samples: tuple[tuple[int, int], dict[SampleId, SampleResult]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def identity(self) -> dict[str, Any]:
@@ -157,14 +160,18 @@ class Run:
 
     @property
     def samples(self) -> dict[SampleId, SampleResult]:
-        """Samples with every epoch complete (a partly finished sample does not count yet)."""
-        return {
-            sample_id: SampleResult(sample_id, [epochs[e] for e in sorted(epochs)])
-            for sample_id, epochs in sorted(
-                self.results.items(), key=lambda item: id_order(item[0])
-            )
-            if len(epochs) >= self.epochs
-        }
+        """Samples with every epoch complete (a partly finished sample does not count yet),
+        in id order. Computed once per state of ``results``."""
+        state = (len(self.results), sum(len(epochs) for epochs in self.results.values()))
+        if self._samples is None or self._samples[0] != state:
+            ordered = sorted(self.results.items(), key=lambda item: id_order(item[0]))
+            samples = {
+                sample_id: SampleResult(sample_id, [epochs[e] for e in sorted(epochs)])
+                for sample_id, epochs in ordered
+                if len(epochs) >= self.epochs
+            }
+            self._samples = (state, samples)
+        return self._samples[1]
 
     @property
     def missing(self) -> list[SampleId]:
@@ -337,6 +344,7 @@ def _merge(run: Run, log: EvalLog, content: _LogContent) -> None:
     run.grader = content.grader or run.grader
     for sample_id, epoch, result in content.results:
         run.results.setdefault(sample_id, {})[epoch] = result
+    run._samples = None  # a replaced (sample, epoch) leaves the counts unchanged
 
 
 def _model_names(models: set[str]) -> dict[str, str]:
