@@ -164,7 +164,8 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Read a JSONL file of objects; blank lines are allowed, anything else is an error.
 
     Raises:
-        ValueError: naming the file and line of the first line that is not a JSON object.
+        ValueError: naming the file and line of the first line that is not a JSON object or
+            not UTF-8.
     """
     return read_jsonl_with_lines(path)[0]
 
@@ -173,8 +174,18 @@ def read_jsonl_with_lines(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
     """:func:`read_jsonl`, with the line number of each record."""
     records: list[dict[str, Any]] = []
     line_numbers: list[int] = []
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
+    offset = 0
+    # Bytes, decoded line by line, so that text that is not UTF-8 is named by its line.
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")  # a BOM is harmless
+            except UnicodeDecodeError as error:
+                raise ValueError(
+                    f"{path}:{number}: not UTF-8 (byte {raw[error.start]:#04x} at byte offset "
+                    f"{offset + error.start}); save the file as UTF-8 (JSON lines are UTF-8)."
+                ) from error
+            offset += len(raw)
             if not line.strip():
                 continue
             try:
@@ -197,7 +208,22 @@ def _load_hub_split(hub: HubDataset, split: str, parameter: str) -> LoadedSplit:
             f"available: {', '.join(hub.splits)}."
         )
     return load_hub_files(
-        hub.repo_id, hub.revision, f"{hub.config}/{split}-*.parquet", split, hub.config
+        hub.repo_id,
+        hub.revision,
+        f"{hub.config}/{split}-*.parquet",
+        split,
+        hub.config,
+        offline_recipe(parameter),
+    )
+
+
+def offline_recipe(parameter: str = "dataset") -> str:
+    """How to run offline, for a caller that takes its dataset as ``parameter``: a task
+    parameter (``-T dataset=PATH``) or a command-line option such as ``--dataset``."""
+    option = f"{parameter} PATH" if parameter.startswith("--") else f"-T {parameter}=PATH"
+    return (
+        f"To run offline, pass a local copy: {option} (a directory with test.jsonl and "
+        f"train.jsonl from openai/grade-school-math), or set {DATA_DIR_ENV}=PATH."
     )
 
 
@@ -261,10 +287,7 @@ def _read_parquet(files: list[Path]) -> list[dict[str, Any]]:
 
 def _require_hub(repo_id: str, revision: str, config: str, offline_hint: str | None = None) -> None:
     """Fail within seconds, with the offline recipe, when the hub cannot be used."""
-    offline_hint = offline_hint or (
-        f"To run offline, pass a local copy: -T dataset=PATH (a directory with test.jsonl and "
-        f"train.jsonl from openai/grade-school-math), or set {DATA_DIR_ENV}=PATH."
-    )
+    offline_hint = offline_hint or offline_recipe()
     if _truthy(os.environ.get("HF_HUB_OFFLINE")) or _truthy(os.environ.get("HF_DATASETS_OFFLINE")):
         raise DatasetUnavailableError(
             f"{repo_id}@{revision} ({config}) is not in the local Hugging Face cache "

@@ -1,9 +1,11 @@
-"""Grade completions produced elsewhere: ``gsm8k-grade FILE`` and :func:`grade_completion`.
+"""Grade completions produced elsewhere: the ``gsm8k-grade`` command and ``grade_completion``.
 
 Input: JSON lines ``{"id": str, "completion": str, "target": str}``; ``target`` may be left out,
-then ``id`` is looked up in the dataset as a sample id (``test-17``) or a test index (``17``).
-An optional ``"truncated": true`` marks a completion cut off at the token limit.
-Output: one JSON line per input line, in the same order; a summary goes to stderr.
+then ``id`` is looked up in the dataset as a sample id (the test index, ``17``; ``test-17`` from
+older logs also works). An optional ``"truncated": true`` marks a completion cut off at the token
+limit. Output: one JSON line per input line, in the same order, each with its input ``line``
+number; a line that cannot be graded gets an ``error`` field instead of a verdict, and the rest are
+still graded. A summary goes to stderr.
 """
 
 from __future__ import annotations
@@ -11,12 +13,37 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any
 
 from gsm8k.scorer import grade
+
+EXIT_ALL_GRADED = 0
+EXIT_SOME_FAILED = 1
+"""At least one line could not be graded; each has an ``error`` field, the summary counts them."""
+EXIT_USAGE = 2
+"""Bad arguments, or the input file cannot be opened: nothing was graded."""
+MAX_ERRORS_SHOWN = 10
+"""Failed lines named one by one on stderr; the rest are counted (all are in the output)."""
+
+HELP_EPILOG = f"""\
+input:   one JSON object per line: {{"id": 17, "completion": "...", "target": "42"}}
+         Without "target", the id is looked up in --dataset as a test index (17, or
+         test-17 as older logs write it). "truncated": true marks a completion cut
+         off at the token limit (the last number in it is then not used).
+output:  one JSON line per input line, in order: line, id, correct, answer, target,
+         rule, format_followed, truncated. A line that cannot be graded (not JSON,
+         a missing field, a target that is not a number, text that is not UTF-8)
+         gets line, id and error instead; the other lines are still graded.
+exit status: {EXIT_ALL_GRADED} every line graded; {EXIT_SOME_FAILED} some lines could not be graded
+         (stderr says how many and which); {EXIT_USAGE} bad arguments or an unreadable
+         file (nothing graded).
+python:  from gsm8k.grade import grade_completion
+         grade_completion(text, "42").correct
+"""
 
 
 @dataclass(frozen=True)
@@ -33,6 +60,18 @@ class Graded:
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Failed:
+    """An input line that could not be graded, and why."""
+
+    line: int
+    id: str | None
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "id": self.id, "error": self.error}
 
 
 def grade_completion(completion: str, target: str, id: str = "", truncated: bool = False) -> Graded:
@@ -54,90 +93,119 @@ def grade_completion(completion: str, target: str, id: str = "", truncated: bool
 
 
 class TargetLookup:
-    """Gold answers by sample id or test index, loaded from the dataset on first use."""
+    """Gold answers by sample id or test index, loaded from the dataset on first use.
+
+    A dataset that fails to load is reported once (:attr:`error`) and every lookup then misses,
+    so lines that carry their own target are still graded.
+    """
 
     def __init__(self, source: str | None, split: str) -> None:
         self.source, self.split = source, split
         self._targets: dict[str, str] | None = None
+        self.error: str | None = None
 
     def __call__(self, sample_id: str) -> str | None:
         if self._targets is None:
-            from gsm8k.data import default_source, load_split
-            from gsm8k.task import records_to_samples
-
-            samples = records_to_samples(load_split(self.source or default_source(), self.split))
             self._targets = {}
-            for index, sample in enumerate(samples):
-                self._targets[str(sample.id)] = str(sample.target)
-                # Ids written by releases before 1.1 (``test-17``) still resolve.
-                self._targets[f"{self.split}-{index}"] = str(sample.target)
+            try:
+                self._targets = self._load()
+            except (OSError, ValueError, RuntimeError) as error:
+                self.error = str(error)
         return self._targets.get(sample_id)
 
+    def _load(self) -> dict[str, str]:
+        from gsm8k.data import default_source, load_split
+        from gsm8k.task import records_to_samples
 
-def parse_lines(lines: Iterable[str], name: str) -> list[dict[str, Any]]:
-    """Parse and check every input line first, so a bad file produces no partial output.
+        loaded = load_split(self.source or default_source(), self.split, parameter="--dataset")
+        targets: dict[str, str] = {}
+        for index, sample in enumerate(records_to_samples(loaded)):
+            targets[str(sample.id)] = str(sample.target)
+            # Ids written by releases before 1.1 (``test-17``) still resolve.
+            targets[f"{self.split}-{index}"] = str(sample.target)
+        return targets
 
-    Raises:
-        ValueError: listing each malformed line as ``NAME:LINE: problem``.
+
+def numbered_lines(stream: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
+    """``(line number, byte offset, raw line)`` for each line, without its line ending.
+
+    Lines are split on ``\\n`` only, so a U+2028 or a lone ``\\r`` inside a JSON string does not
+    split a record the way ``str.splitlines`` would.
     """
-    rows, problems = [], []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            problems.append(f"{name}:{number}: empty line")
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            problems.append(f"{name}:{number}: not valid JSON ({error.msg})")
-            continue
-        problem = _row_problem(row)
-        if problem:
-            problems.append(f"{name}:{number}: {problem}")
-            continue
-        rows.append({**row, "_line": number})
-    if problems:
-        raise ValueError("\n".join(problems))
-    return rows
+    offset = 0
+    for number, raw in enumerate(stream, start=1):
+        yield number, offset, raw.rstrip(b"\r\n")
+        offset += len(raw)
+
+
+def grade_line(number: int, offset: int, raw: bytes, lookup: TargetLookup) -> Graded | Failed:
+    """Grade one input line; anything wrong with it becomes a :class:`Failed` naming why."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return Failed(
+            number,
+            None,
+            f"not UTF-8 (byte {raw[error.start]:#04x} at byte offset {offset + error.start} of the "
+            "file); re-encode the file as UTF-8",
+        )
+    if not text.strip():
+        return Failed(number, None, "empty line")
+    try:
+        row = json.loads(text)
+    except json.JSONDecodeError as error:
+        return Failed(number, None, f"not valid JSON ({error.msg}, column {error.colno})")
+    except RecursionError:
+        return Failed(number, None, "not valid JSON (nested too deeply)")
+    problem = _row_problem(row)
+    raw_id = row.get("id") if isinstance(row, dict) else None
+    sample_id = (
+        str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
+    )
+    if problem:
+        return Failed(number, sample_id, problem)
+    assert sample_id is not None  # checked by _row_problem
+    target = str(row["target"]) if "target" in row else lookup(sample_id)
+    if target is None:
+        reason = (
+            f"the dataset could not be loaded ({lookup.error})"
+            if lookup.error
+            else f"id {sample_id!r} is not a sample id or index of the {lookup.split} split"
+        )
+        return Failed(
+            number, sample_id, f"no 'target', and {reason}; add a target or pass --dataset"
+        )
+    try:
+        return grade_completion(row["completion"], target, sample_id, row.get("truncated", False))
+    except ValueError as error:  # the target is not a number
+        return Failed(number, sample_id, str(error)[:1000])
+    except Exception as error:  # one line must never stop the others from being graded
+        return Failed(number, sample_id, f"cannot grade: {type(error).__name__}: {error}"[:1000])
 
 
 def _row_problem(row: Any) -> str | None:
     if not isinstance(row, dict):
         return "expected a JSON object"
     if not isinstance(row.get("id"), (str, int)) or isinstance(row.get("id"), bool):
-        return "'id' must be a string"
+        return "'id' must be a string or a number"
     if not isinstance(row.get("completion"), str):
         return "'completion' must be a string"
-    if "target" in row and not isinstance(row["target"], (str, int, float)):
-        return "'target' must be a string"
+    if "target" in row and (
+        not isinstance(row["target"], (str, int, float)) or isinstance(row["target"], bool)
+    ):
+        return "'target' must be a string or a number"
     if "truncated" in row and not isinstance(row["truncated"], bool):
         return "'truncated' must be true or false"
     return None
 
 
-def grade_rows(rows: list[dict[str, Any]], lookup: TargetLookup, name: str) -> list[Graded]:
-    """Grade parsed rows; a row whose target cannot be found or parsed is an error naming it."""
-    graded = []
-    for row in rows:
-        sample_id = str(row["id"])
-        target = str(row["target"]) if "target" in row else lookup(sample_id)
-        if target is None:
-            raise ValueError(
-                f"{name}:{row['_line']}: no 'target' and id {sample_id!r} is not a sample id or "
-                f"index of the {lookup.split} split; add a target or pass --dataset."
-            )
-        try:
-            graded.append(
-                grade_completion(row["completion"], target, sample_id, row.get("truncated", False))
-            )
-        except ValueError as error:
-            raise ValueError(f"{name}:{row['_line']}: {error}") from error
-    return graded
-
-
-def summary(graded: Sequence[Graded]) -> str:
+def summary(graded: Sequence[Graded], failed: int = 0) -> str:
     total = len(graded)
+    unreadable = (
+        f"; {failed} line{'s' if failed != 1 else ''} could not be graded" if failed else ""
+    )
     if total == 0:
-        return "graded 0 completions"
+        return f"graded 0 completions{unreadable}"
 
     def rate(count: int) -> str:
         return f"{count}/{total} ({count / total:.1%})"
@@ -148,35 +216,61 @@ def summary(graded: Sequence[Graded]) -> str:
     missing = sum(g.answer is None for g in graded)
     return (
         f"graded {total} completions: accuracy {rate(correct)}, strict accuracy {rate(strict)}, "
-        f"format followed {rate(followed)}, no answer {rate(missing)}"
+        f"format followed {rate(followed)}, no answer {rate(missing)}{unreadable}"
     )
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="gsm8k-grade", description=__doc__.split("\n")[0])
+def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="gsm8k-grade",
+        description="Grade model completions of GSM8K questions with the task's exact grader.",
+        epilog=HELP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("file", help="JSONL file of completions, or - for standard input")
     parser.add_argument(
         "--dataset",
         default=None,
-        help="where to look up missing targets (default: $GSM8K_DATA_DIR, else gsm8k from the hub)",
+        help="where to look up missing targets: a directory with test.jsonl, a .jsonl file, or "
+        "gsm8k / gsm8k-platinum from the hub (default: $GSM8K_DATA_DIR, else gsm8k)",
     )
     parser.add_argument("--split", default="test", help="split to look up ids in (default: test)")
     args = parser.parse_args(argv)
     name = "<stdin>" if args.file == "-" else args.file
+    source: AbstractContextManager[IO[bytes]]
     try:
         if args.file == "-":
-            lines = (stdin or sys.stdin).read().splitlines()
+            source = nullcontext(stdin or sys.stdin.buffer)
         else:
-            lines = Path(args.file).read_text(encoding="utf-8").splitlines()
-        graded = grade_rows(parse_lines(lines, name), TargetLookup(args.dataset, args.split), name)
-    except (OSError, ValueError, RuntimeError) as error:
-        print(f"gsm8k-grade: {error}", file=sys.stderr)
-        return 2
+            source = Path(args.file).open("rb")  # noqa: SIM115 (closed by the with below)
+    except OSError as error:
+        print(f"gsm8k-grade: cannot read {name}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    lookup = TargetLookup(args.dataset, args.split)
+    graded: list[Graded] = []
+    failed: list[Failed] = []
     out = sys.stdout
-    for result in graded:
-        out.write(json.dumps(result.to_json()) + "\n")
-    print(summary(graded), file=sys.stderr)
-    return 0
+    with source as stream:
+        for number, offset, raw in numbered_lines(stream):
+            result = grade_line(number, offset, raw, lookup)
+            if isinstance(result, Failed):
+                failed.append(result)
+                out.write(json.dumps(result.to_json()) + "\n")
+            else:
+                graded.append(result)
+                out.write(json.dumps({"line": number, **result.to_json()}) + "\n")
+    if lookup.error:
+        print(f"gsm8k-grade: --dataset: {lookup.error}", file=sys.stderr)
+    for failure in failed[:MAX_ERRORS_SHOWN]:
+        print(f"gsm8k-grade: {name}:{failure.line}: {failure.error}", file=sys.stderr)
+    if len(failed) > MAX_ERRORS_SHOWN:
+        print(
+            f"gsm8k-grade: … and {len(failed) - MAX_ERRORS_SHOWN} more lines with an 'error' "
+            "field in the output",
+            file=sys.stderr,
+        )
+    print(summary(graded, len(failed)), file=sys.stderr)
+    return EXIT_SOME_FAILED if failed else EXIT_ALL_GRADED
 
 
 if __name__ == "__main__":

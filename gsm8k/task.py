@@ -143,7 +143,7 @@ def gsm8k(
             a plain local process anyway (it can read what your user can). Only for models whose
             code you trust; the log's metadata records it.
     """
-    _validate_parameters(fewshot, placement, votes, mode, tools)
+    _validate_parameters(fewshot, fewshot_seed, placement, votes, mode, tools)
     source = dataset or default_source()
     _validate_family(source, language, mode, tools, fewshot_dataset)
     if is_variant(source):
@@ -504,9 +504,14 @@ def mgsm_fewshot_prompt(prompt: MgsmPrompt, placement: Placement = DEFAULT_PLACE
     return solve
 
 
-def _validate_parameters(fewshot: int, placement: str, votes: int, mode: str, tools: str) -> None:
+def _validate_parameters(
+    fewshot: int, fewshot_seed: int, placement: str, votes: int, mode: str, tools: str
+) -> None:
     if isinstance(fewshot, bool) or not isinstance(fewshot, int) or fewshot < 0:
         raise ValueError(f"fewshot={fewshot!r}: pass a whole number of examples, 0 or more.")
+    if isinstance(fewshot_seed, bool) or not isinstance(fewshot_seed, int) or fewshot_seed < 0:
+        # numpy would take True as 1 and refuse a negative seed with a message naming no parameter.
+        raise ValueError(f"fewshot_seed={fewshot_seed!r}: pass a whole number, 0 or more.")
     if placement not in get_args(Placement):
         raise ValueError(f"placement={placement!r}: choose one of {', '.join(PLACEMENTS)}.")
     if isinstance(votes, bool) or not isinstance(votes, int) or votes < 1:

@@ -35,6 +35,22 @@ def test_bad_json_line_names_file_and_line(tmp_path: Path) -> None:
         read_jsonl(path)
 
 
+def test_text_that_is_not_utf8_names_file_line_and_byte(tmp_path: Path) -> None:
+    path = tmp_path / "test.jsonl"
+    good = b'{"question": "Q", "answer": "#### 1"}\n'
+    path.write_bytes(good + '{"question": "Caf\xe9?", "answer": "#### 2"}\n'.encode("latin-1"))
+    offset = len(good) + len(b'{"question": "Caf')
+    message = rf"test\.jsonl:2: not UTF-8 \(byte 0xe9 at byte offset {offset}\); save"
+    with pytest.raises(ValueError, match=message):
+        gsm8k(dataset=str(tmp_path), fewshot=0)
+
+
+def test_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "test.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"question": "Q", "answer": "#### 1"}\n')
+    assert read_jsonl(path) == [{"question": "Q", "answer": "#### 1"}]
+
+
 def test_non_object_line_is_an_error(tmp_path: Path) -> None:
     path = write_lines(tmp_path / "x.jsonl", ["[1, 2]"])
     with pytest.raises(ValueError, match=r"x\.jsonl:1: expected a JSON object, got list"):

@@ -107,6 +107,10 @@ def test_exemplars_never_come_from_the_evaluation_split(mini_data: Path) -> None
     ("params", "message"),
     [
         pytest.param({"fewshot": -1}, "fewshot=-1", id="negative-fewshot"),
+        pytest.param({"fewshot_seed": True}, "fewshot_seed=True: pass a whole", id="bool-seed"),
+        pytest.param({"fewshot_seed": -3}, "fewshot_seed=-3: pass a whole", id="negative-seed"),
+        pytest.param({"fewshot_seed": 4.5}, "fewshot_seed=4.5: pass a whole", id="float-seed"),
+        pytest.param({"fewshot_seed": "42"}, "fewshot_seed='42': pass a whole", id="text-seed"),
         pytest.param({"fewshot": 13}, "has only 12 records", id="fewshot-larger-than-train"),
         pytest.param(
             {"placement": "assistant"},

@@ -50,6 +50,18 @@ def test_calculator_evaluates_arithmetic(expression: str, result: str) -> None:
         pytest.param("9" * 70, "larger than 10^60", id="huge-number"),
         pytest.param("99 ** 50 * 99 ** 50", "larger than 10^60", id="huge-intermediate"),
         pytest.param("1 / 0", "division by zero", id="division-by-zero"),
+        pytest.param("0 ** -1", "division by zero", id="zero-to-a-negative-power"),
+        pytest.param("0.0 ** -2.5", "division by zero", id="float-zero-to-a-negative-power"),
+        pytest.param("7 % 0.0", "division by zero", id="modulo-float-zero"),
+        pytest.param("1e59 ** 6", "larger than 10^60", id="float-power-overflow"),
+        pytest.param("1e-59 ** -6", "larger than 10^60", id="float-power-overflow-negative-exponent"),
+        pytest.param("1e308 * 10", "larger than 10^60", id="float-infinity"),
+        pytest.param("((((1/3)**100)**100)**100)**100", "denominator of more than 60 digits", id="precision-bomb"),
+        pytest.param("(1/7)**71", "denominator of more than 60 digits", id="denominator-just-past-the-limit"),
+        pytest.param("99 ** -100", "denominator of more than 60 digits", id="negative-exponent-precision"),
+        pytest.param("((10**59 + 1) / 10**59) ** 100", "denominator of more than 60 digits", id="near-one-base"),
+        pytest.param("(3/2) ** 100 * 10 ** 50", "larger than 10^60", id="exact-magnitude"),
+        pytest.param("2" + "**2" * 150, "exponent larger than 100", id="power-tower"),
         pytest.param("(-8) ** 0.5", "not a real number", id="complex-result"),
         pytest.param("1 +", "not an arithmetic expression", id="syntax"),
         pytest.param("1" + "+1" * 300, "longer than 500", id="too-long"),
@@ -63,6 +75,55 @@ def test_calculator_refuses_anything_else(expression: str, message: str) -> None
 
 def test_calculator_keeps_exact_fractions_internally() -> None:
     assert calculate("2/3 + 1/3") == Fraction(1)
+
+
+@pytest.mark.parametrize(
+    ("expression", "result"),
+    [
+        pytest.param("(1/3) ** 100", "1.94032521748e-48", id="small-exact-power"),
+        pytest.param("(1/7) ** 70", "6.96846621814e-60", id="denominator-just-within-the-limit"),
+        pytest.param("(2/3) ** -2", "2.25", id="negative-exponent"),
+        pytest.param("(-2) ** -3", "-0.125", id="negative-base-negative-exponent"),
+        pytest.param("10 ** 59", "1" + "0" * 59, id="largest-power-of-ten"),
+        pytest.param("8 ** (1/3)", "2", id="root-as-float"),
+        pytest.param("0 ** 0", "1", id="zero-to-the-zero"),
+        pytest.param("-" * 400 + "1", "1", id="long-unary-chain"),
+        pytest.param("(" * 200 + "1" + ")" * 200, "1", id="deep-parentheses"),
+    ],
+)
+def test_calculator_bounds_keep_ordinary_arithmetic(expression: str, result: str) -> None:
+    assert format_number(calculate(expression)) == result
+
+
+def test_calculator_never_builds_a_huge_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every value the calculator computes stays within its bounds, so each operation is cheap.
+
+    Counted, not timed: the power that would build a number of millions of digits is refused
+    from the operands' bit lengths before it runs.
+    """
+    import gsm8k.execution.calculator as calc
+
+    largest_bits = 0
+    original = calc._checked
+
+    def spy(value: object) -> calc.Number:
+        nonlocal largest_bits
+        if isinstance(value, Fraction):
+            largest_bits = max(largest_bits, value.numerator.bit_length(), value.denominator.bit_length())
+        return original(value)
+
+    monkeypatch.setattr(calc, "_checked", spy)
+    for expression in [
+        "((((1/3)**100)**100)**100)**100",
+        "((2/3)**100)**100",
+        "(((10**59)/(10**59 - 1))**100)**100",
+        "(1/(10**59 - 1))**-100",
+    ]:
+        with pytest.raises(CalculatorError):
+            calculate(expression)
+    # the bounds are 10^60 (200 bits) for denominators and 10^120 for numerators, plus at most
+    # one exponent's worth of bits computed before the exact check refuses the value
+    assert 0 < largest_bits <= 400 + 100
 
 
 def tool_using_model(tool: str, arguments: dict[str, Any]) -> Any:
@@ -120,6 +181,33 @@ def test_python_tool_reports_errors_to_the_model(mini_data: Path, tmp_path: Path
     [sample] = log.samples
     [result] = [m for m in sample.messages if isinstance(m, ChatMessageTool)]
     assert "Error (error): OSError: [Errno 101] Network is unreachable" in result.text
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        pytest.param("0 ** -1", "division by zero", id="zero-to-a-negative-power"),
+        pytest.param("1e59 ** 6", "larger than 10^60", id="float-overflow"),
+        pytest.param("((((1/3)**100)**100)**100)**100", "denominator of more than 60 digits", id="precision-bomb"),
+        pytest.param("__import__('os')", "unsupported element", id="not-arithmetic"),
+    ],
+)  # fmt: skip
+def test_calculator_errors_reach_the_model_as_tool_errors(
+    expression: str, message: str, mini_data: Path, tmp_path: Path
+) -> None:
+    log = run_eval(
+        gsm8k(dataset=str(mini_data), fewshot=0, tools="calculator"),
+        tool_using_model("calculator", {"expression": expression}),
+        log_dir=str(tmp_path),
+        limit=1,
+    )
+    assert log.status == "success"
+    [sample] = log.samples
+    assert sample.error is None
+    [result] = [m for m in sample.messages if isinstance(m, ChatMessageTool)]
+    assert result.error is not None and message in result.error.message
+    assert expression[:20] in result.error.message
+    assert "gsm8k_grader" in sample.scores
 
 
 def test_pal_and_tools_together_are_rejected(mini_data: Path) -> None:

@@ -1,12 +1,18 @@
 """Safe arithmetic: an AST walk over numbers, + - * / // % ** and parentheses. Never ``eval``.
 
-Limits keep a hostile expression from exhausting memory or time: the expression length, the
-size of exponents, and the size of every intermediate result are bounded.
+Every operation does bounded work, whatever the expression: the expression's length is capped,
+every intermediate result must stay below 10^60 in magnitude, and an exact fraction's
+denominator below 10^60 as well (so ``((1/3)**100)**100`` cannot build a number with millions of
+digits while its value stays tiny). A power is checked *before* it is computed, from the bit
+lengths of its base and the exponent; sums, products and quotients of bounded operands are cheap
+and are checked after. Division by zero, overflow and complex results are refused with a
+:class:`CalculatorError` saying why.
 """
 
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from collections.abc import Callable
 from fractions import Fraction
@@ -15,6 +21,13 @@ MAX_EXPRESSION_LENGTH = 500
 MAX_EXPONENT = 100
 MAX_DIGITS = 60
 """Largest magnitude of any intermediate result, in decimal digits."""
+MAX_DENOMINATOR_DIGITS = 60
+"""Largest denominator of an exact fractional intermediate result, in decimal digits."""
+
+_MAX_BITS = math.ceil(MAX_DIGITS * math.log2(10))
+_MAX_DENOMINATOR_BITS = math.ceil(MAX_DENOMINATOR_DIGITS * math.log2(10))
+_MAGNITUDE_LIMIT = 10**MAX_DIGITS
+_DENOMINATOR_LIMIT = 10**MAX_DENOMINATOR_DIGITS
 
 Number = int | float | Fraction
 
@@ -43,7 +56,8 @@ def calculate(expression: str) -> Number:
 
     Raises:
         CalculatorError: for anything but numbers, the operators above and parentheses, for
-            division by zero, or when a limit is exceeded.
+            division by zero, a complex result, or when a limit is exceeded. Nothing else
+            escapes: whatever Python's arithmetic raises is turned into a ``CalculatorError``.
     """
     text = normalize_expression(expression)
     if not text:
@@ -52,9 +66,21 @@ def calculate(expression: str) -> Number:
         raise CalculatorError(f"expression longer than {MAX_EXPRESSION_LENGTH} characters")
     try:
         tree = ast.parse(text, mode="eval")
-    except SyntaxError as error:
+    except (SyntaxError, ValueError) as error:
         raise CalculatorError(f"not an arithmetic expression: {expression!r}") from error
-    return _evaluate(tree.body)
+    except (RecursionError, MemoryError) as error:
+        raise CalculatorError("expression nested too deeply") from error
+    try:
+        return _evaluate(tree.body)
+    except ZeroDivisionError as error:
+        raise CalculatorError("division by zero") from error
+    except OverflowError as error:
+        raise CalculatorError(f"result larger than 10^{MAX_DIGITS}") from error
+    except RecursionError as error:
+        raise CalculatorError("expression nested too deeply") from error
+    except (ArithmeticError, TypeError, MemoryError) as error:
+        # Not expected after the checks below; still the model's problem, never the run's.
+        raise CalculatorError(f"cannot evaluate: {type(error).__name__}: {error}") from error
 
 
 def normalize_expression(expression: str) -> str:
@@ -81,21 +107,62 @@ def _evaluate(node: ast.expr) -> Number:
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         left, right = _evaluate(node.left), _evaluate(node.right)
         if isinstance(node.op, ast.Pow):
-            if abs(float(right)) > MAX_EXPONENT:
-                raise CalculatorError(f"exponent larger than {MAX_EXPONENT}")
-            if isinstance(right, Fraction) and right.denominator != 1:
-                right = float(right)
+            return _checked(_power(left, right))
         if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and right == 0:
             raise CalculatorError("division by zero")
+        # Operands are bounded (< 10^60, denominators < 10^60), so this costs microseconds.
         return _checked(_BINARY[type(node.op)](left, right))
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
         return _UNARY[type(node.op)](_evaluate(node.operand))
     raise CalculatorError(f"unsupported element: {ast.dump(node)[:60]}")
 
 
-def _checked(value: object) -> Number:
-    if not isinstance(value, (int, float, Fraction)):
-        raise CalculatorError("result is not a real number")
-    if abs(value) >= 10**MAX_DIGITS:
+def _power(base: Number, exponent: Number) -> Number:
+    """``base ** exponent``, refused before computing when the result would be out of bounds."""
+    if abs(float(exponent)) > MAX_EXPONENT:
+        raise CalculatorError(f"exponent larger than {MAX_EXPONENT}")
+    if base == 0 and float(exponent) < 0:
+        raise CalculatorError("division by zero: 0 raised to a negative power")
+    if isinstance(exponent, Fraction) and exponent.denominator != 1:
+        exponent = float(exponent)  # a root: the result is not a fraction in general
+    if isinstance(base, Fraction) and isinstance(exponent, Fraction):
+        _check_exact_power(base, int(exponent))
+    elif base != 0 and float(exponent) * math.log10(abs(float(base))) >= MAX_DIGITS:
+        # A float power overflows (OverflowError) or lands past the bound: refuse it first.
         raise CalculatorError(f"intermediate result larger than 10^{MAX_DIGITS}")
+    return base**exponent
+
+
+def _check_exact_power(base: Fraction, exponent: int) -> None:
+    """Refuse ``base ** exponent`` from bit lengths alone, before any digit is computed.
+
+    For a reduced fraction p/q, (p/q)**n is p**n/q**n, already reduced, and a k-bit integer
+    raised to n has more than n*(k-1) bits. A result within bounds has a denominator below
+    10^60 and a numerator below 10^60 times that; when the lower bound already exceeds either,
+    the power is refused. Otherwise the true size is at most n bits more, so it is cheap to
+    compute and :func:`_checked` then applies the exact bounds.
+    """
+    power = abs(exponent)
+    top, bottom = abs(base.numerator), base.denominator
+    if exponent < 0:
+        top, bottom = bottom, top
+    if power * (bottom.bit_length() - 1) >= _MAX_DENOMINATOR_BITS:
+        raise CalculatorError(
+            f"exact result needs a denominator of more than {MAX_DENOMINATOR_DIGITS} digits"
+        )
+    if power * (top.bit_length() - 1) >= _MAX_BITS + _MAX_DENOMINATOR_BITS:
+        raise CalculatorError(f"intermediate result larger than 10^{MAX_DIGITS}")
+
+
+def _checked(value: object) -> Number:
+    if not isinstance(value, (int, float, Fraction)):  # a complex root of a negative number
+        raise CalculatorError("result is not a real number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise CalculatorError(f"intermediate result larger than 10^{MAX_DIGITS}")
+    if abs(value) >= _MAGNITUDE_LIMIT:
+        raise CalculatorError(f"intermediate result larger than 10^{MAX_DIGITS}")
+    if isinstance(value, Fraction) and value.denominator >= _DENOMINATOR_LIMIT:
+        raise CalculatorError(
+            f"exact result needs a denominator of more than {MAX_DENOMINATOR_DIGITS} digits"
+        )
     return value

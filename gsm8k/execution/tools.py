@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspect_ai.tool import Tool, tool
+from inspect_ai.tool import Tool, ToolError, tool
 
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import check_isolation, run_model_code
@@ -24,12 +24,13 @@ def calculator() -> Tool:
             expression: The arithmetic expression to evaluate.
 
         Returns:
-            The result, or an error message saying what is not allowed.
+            The result.
         """
         try:
             return format_number(calculate(expression))
         except CalculatorError as error:
-            return f"Error: {error}"
+            # Inspect returns a ToolError to the model as the call's error; the sample goes on.
+            raise ToolError(f"{error} (expression: {expression[:100]!r})") from error
 
     return execute
 
