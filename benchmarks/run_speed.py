@@ -1,12 +1,19 @@
-"""Wall time of a full offline GSM8K run with a zero-latency scripted model.
+"""Wall time of a full offline GSM8K run with a zero-latency scripted model, next to inspect_evals.
 
-    GSM8K_DATA_DIR=path/to/grade_school_math/data python benchmarks/run_speed.py [--limit N]
+    GSM8K_DATA_DIR=path/to/grade_school_math/data python benchmarks/run_speed.py [--pairs 5]
 
-Runs the 1,319 test questions three ways on the same local files and model: this task as
-shipped (match and the exact grader), this task with match(numeric=True) alone, and — when the
-inspect-evals package is installed — inspect_evals' gsm8k with its hub loader pointed at the same
-local files. Also times building the task and the first sample. Each line is the median of
-``--repeats`` runs.
+Runs the 1,319 test questions through this task as shipped (the exact grader and match) and —
+when the inspect-evals package is installed — through inspect_evals' gsm8k with its hub loader
+pointed at the same local files, in one process, with the same scripted model. The two runs
+alternate (A B, B A, A B, …) so that warm-up and a busy machine's drift fall on both alike; each
+pair gives a ratio (this task's time over inspect_evals'), and the median ratio is reported with
+the machine's load. ``--match-only`` adds this task with ``match`` alone (the cost of the second
+scorer). CPU seconds of the process are shown beside wall seconds: on a shared machine they
+move less than wall time.
+
+The scripted model finds the question by looking each line of the prompt up in a dictionary, so
+its own cost grows with the prompt's length alone, not with the number of questions or with where
+a task puts its examples.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +36,24 @@ from inspect_ai.scorer import match
 
 from gsm8k.task import gsm8k
 
+SAMPLES = 1319
+
 
 def answers_by_question(data: Path) -> dict[str, str]:
     rows = [json.loads(line) for line in (data / "test.jsonl").read_text().splitlines()]
     return {r["question"].strip(): r["answer"].rsplit("####", 1)[1].strip() for r in rows}
+
+
+def find_question(prompt: str, answers: dict[str, str]) -> str | None:
+    """The question in ``prompt``: a line that is a question, or one after a ``Label:`` prefix."""
+    for line in reversed(prompt.splitlines()):
+        line = line.strip()
+        if line in answers:
+            return line
+        label, _, rest = line.partition(": ")
+        if rest and len(label) < 20 and rest.strip() in answers:
+            return rest.strip()
+    return None
 
 
 def instant_model(answers: dict[str, str]) -> Any:
@@ -39,16 +61,24 @@ def instant_model(answers: dict[str, str]) -> Any:
 
     def respond(messages: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
         prompt = next(m.text for m in reversed(messages) if m.role == "user")
-        question = next((q for q in answers if q in prompt), None)
-        output = ModelOutput.from_content("instant", f"Done.\nANSWER: {answers.get(question, '0')}")
+        question = find_question(prompt, answers)
+        answer = answers[question] if question is not None else "0"
+        output = ModelOutput.from_content("instant", f"Done.\nANSWER: {answer}")
         output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return output
 
     return get_model("mockllm/instant", custom_outputs=respond, memoize=False)
 
 
-def timed_eval(task: Task, model: Any, limit: int | None) -> float:
-    started = time.perf_counter()
+@dataclass(frozen=True)
+class Timing:
+    wall: float
+    cpu: float
+    accuracy: float
+
+
+def timed_eval(task: Task, model: Any, limit: int | None) -> Timing:
+    wall, cpu = time.perf_counter(), time.process_time()
     [log] = inspect_eval(
         task,
         model=model,
@@ -59,11 +89,20 @@ def timed_eval(task: Task, model: Any, limit: int | None) -> float:
         log_samples=False,
         score_display=False,
     )
+    timing = Timing(time.perf_counter() - wall, time.process_time() - cpu, _accuracy(log))
     assert log.status == "success", log.error
-    return time.perf_counter() - started
+    return timing
 
 
-def inspect_evals_task(data: Path) -> Task | None:
+def _accuracy(log: Any) -> float:
+    """The first scorer's accuracy: shows that the scripted model answered every question."""
+    if not log.results or not log.results.scores:
+        return float("nan")
+    metrics = log.results.scores[0].metrics
+    return float(metrics["accuracy"].value) if "accuracy" in metrics else float("nan")
+
+
+def inspect_evals_task(data: Path) -> Callable[[], Task] | None:
     """inspect_evals' gsm8k reading the same local files instead of the hub, if installed."""
     import importlib
 
@@ -83,13 +122,14 @@ def inspect_evals_task(data: Path) -> Task | None:
         return dataset[:limit] if limit else dataset
 
     theirs.hf_dataset = local_hf_dataset  # type: ignore[attr-defined]
-    return theirs.gsm8k()  # type: ignore[no-any-return]
+    return theirs.gsm8k  # type: ignore[no-any-return]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--limit", type=int, default=None, help="samples (default: all 1,319)")
+    parser.add_argument("--pairs", type=int, default=5, help="alternating pairs of runs")
+    parser.add_argument("--match-only", action="store_true", help="also time match alone")
     args = parser.parse_args()
     data = Path(os.environ.get("GSM8K_DATA_DIR", ""))
     if not (data / "test.jsonl").is_file():
@@ -102,28 +142,52 @@ def main() -> int:
     first = timed_eval(gsm8k(dataset=str(data), fewshot=5), model, 1)
     print(
         f"task build from local files: {build:.2f} s; build + eval of the first sample: "
-        f"{build + first:.2f} s"
+        f"{build + first.wall:.2f} s"
     )
 
-    runs: dict[str, Callable[[], Task]] = {
-        "inspect-gsm8k (match + gsm8k_grader)": lambda: gsm8k(dataset=str(data), fewshot=5),
-        "inspect-gsm8k, match only": lambda: Task(
-            dataset=gsm8k(dataset=str(data), fewshot=5).dataset,
-            solver=gsm8k(dataset=str(data), fewshot=5).solver,
-            scorer=match(numeric=True),
-        ),
-    }
-    if inspect_evals_task(data) is not None:
-        runs["inspect_evals gsm8k (match, same files)"] = lambda: inspect_evals_task(data)  # type: ignore[return-value]
+    ours_name = "inspect-gsm8k (gsm8k_grader + match)"
+    runs: dict[str, Callable[[], Task]] = {ours_name: lambda: gsm8k(dataset=str(data), fewshot=5)}
+    theirs = inspect_evals_task(data)
+    theirs_name = "inspect_evals gsm8k (match, same files)"
+    if theirs is not None:
+        runs[theirs_name] = theirs
     else:
-        print("(inspect-evals not installed: its row is left out)")
-    samples = args.limit or 1319
-    for name, build_task in runs.items():
-        seconds = statistics.median(
-            timed_eval(build_task(), model, args.limit) for _ in range(args.repeats)
+        print("(inspect-evals not installed: no comparison)")
+    if args.match_only:
+
+        def match_only() -> Task:
+            task = gsm8k(dataset=str(data), fewshot=5)
+            return Task(dataset=task.dataset, solver=task.solver, scorer=match(numeric=True))
+
+        runs["inspect-gsm8k, match only"] = match_only
+    timings: dict[str, list[Timing]] = {name: [] for name in runs}
+    names = list(runs)
+    for pair in range(args.pairs):
+        order = names if pair % 2 == 0 else list(reversed(names))
+        for name in order:
+            task = runs[name]()
+            timings[name].append(timed_eval(task, model, args.limit))
+        summary = ", ".join(f"{name.split(' ')[0]} {timings[name][-1].wall:.2f} s" for name in order)
+        print(f"pair {pair + 1} ({summary}); load {os.getloadavg()[0]:.1f}", flush=True)
+
+    samples = args.limit or SAMPLES
+    for name, runs_of_name in timings.items():
+        wall = statistics.median(t.wall for t in runs_of_name)
+        cpu = statistics.median(t.cpu for t in runs_of_name)
+        accuracy = runs_of_name[0].accuracy
+        print(
+            f"{name}: {samples} samples, median {wall:.2f} s wall ({wall / samples * 1000:.2f} "
+            f"ms/sample), {cpu:.2f} s CPU, accuracy {accuracy:.3f}"
         )
-        per_sample = seconds / samples * 1000
-        print(f"{name}: {samples} samples in {seconds:.2f} s ({per_sample:.2f} ms/sample)")
+    if theirs is not None:
+        ratios = [a.wall / b.wall for a, b in zip(timings[ours_name], timings[theirs_name])]
+        cpu_ratios = [a.cpu / b.cpu for a, b in zip(timings[ours_name], timings[theirs_name])]
+        print(
+            f"ratio inspect-gsm8k / inspect_evals: median {statistics.median(ratios):.3f} wall "
+            f"(pairs: {', '.join(f'{r:.3f}' for r in ratios)}), "
+            f"{statistics.median(cpu_ratios):.3f} CPU"
+        )
+    print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
 
