@@ -167,7 +167,7 @@ def main() -> int:
         for name in order:
             task = runs[name]()
             timings[name].append(timed_eval(task, model, args.limit))
-        summary = ", ".join(f"{name.split(' ')[0]} {timings[name][-1].wall:.2f} s" for name in order)
+        summary = ", ".join(f"{name.split()[0]} {timings[name][-1].wall:.2f} s" for name in order)
         print(f"pair {pair + 1} ({summary}); load {os.getloadavg()[0]:.1f}", flush=True)
 
     samples = args.limit or SAMPLES
@@ -180,8 +180,9 @@ def main() -> int:
             f"ms/sample), {cpu:.2f} s CPU, accuracy {accuracy:.3f}"
         )
     if theirs is not None:
-        ratios = [a.wall / b.wall for a, b in zip(timings[ours_name], timings[theirs_name])]
-        cpu_ratios = [a.cpu / b.cpu for a, b in zip(timings[ours_name], timings[theirs_name])]
+        pairs = list(zip(timings[ours_name], timings[theirs_name], strict=True))
+        ratios = [a.wall / b.wall for a, b in pairs]
+        cpu_ratios = [a.cpu / b.cpu for a, b in pairs]
         print(
             f"ratio inspect-gsm8k / inspect_evals: median {statistics.median(ratios):.3f} wall "
             f"(pairs: {', '.join(f'{r:.3f}' for r in ratios)}), "
