@@ -109,8 +109,8 @@ class TargetLookup:
             self._targets = {}
             try:
                 self._targets = self._load()
-            except (OSError, ValueError, RuntimeError) as error:
-                self.error = str(error)
+            except Exception as error:  # reported once; lines with their own target go on
+                self.error = str(error) or type(error).__name__
         return self._targets.get(sample_id)
 
     def _load(self) -> dict[str, str]:
@@ -157,6 +157,8 @@ def grade_line(number: int, offset: int, raw: bytes, lookup: TargetLookup) -> Gr
         return Failed(number, None, f"not valid JSON ({error.msg}, column {error.colno})")
     except RecursionError:
         return Failed(number, None, "not valid JSON (nested too deeply)")
+    except ValueError as error:  # an integer literal of more than 4,300 digits
+        return Failed(number, None, f"not readable JSON ({str(error)[:120]})")
     problem = _row_problem(row)
     raw_id = row.get("id") if isinstance(row, dict) else None
     sample_id = (
@@ -187,7 +189,7 @@ def _row_problem(row: Any) -> str | None:
     if not isinstance(row, dict):
         return "expected a JSON object"
     if not isinstance(row.get("id"), (str, int)) or isinstance(row.get("id"), bool):
-        return "'id' must be a string or a number"
+        return "'id' must be a string or a whole number"
     if not isinstance(row.get("completion"), str):
         return "'completion' must be a string"
     if "target" in row and (
