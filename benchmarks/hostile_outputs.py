@@ -20,8 +20,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 PRELUDE = r'''
 import json, os, resource, subprocess, sys, tempfile, time
@@ -287,7 +288,7 @@ class Outcome:
     seconds: float | None
     rss_mb: int | None
 
-    def cell(self, timeout: float) -> str:
+    def cell(self) -> str:
         if self.seconds is None:
             return self.text
         rss = f", RSS {self.rss_mb} MB" if self.rss_mb else ""
@@ -326,22 +327,39 @@ def run_case(case: Case, checkout: Path, timeout: float) -> Outcome:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--before", type=Path, required=True, help="checkout of the old code")
-    parser.add_argument("--after", type=Path, required=True, help="checkout of the new code")
+    parser.add_argument("--before", type=Path, help="checkout of the old code")
+    parser.add_argument("--after", type=Path, help="checkout of the new code")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per case and side")
     parser.add_argument("--only", default=None, help="run only cases whose name contains this")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=None,
+        help="JSON file of outcomes: sides run now are added to it, sides not given are read "
+        "from it (so the two sides can be run at different times)",
+    )
     args = parser.parse_args()
+    saved: dict[str, dict[str, Any]] = (
+        json.loads(args.results.read_text()) if args.results and args.results.exists() else {}
+    )
     cases = [case for case in CASES if args.only is None or args.only in case.name]
+    for side, checkout in (("before", args.before), ("after", args.after)):
+        if checkout is None:
+            continue
+        for case in cases:
+            outcome = run_case(case, checkout.resolve(), args.timeout)
+            saved.setdefault(case.name, {})[side] = asdict(outcome)
+            print(f"{side}: {case.name}: {outcome.cell()}", file=sys.stderr, flush=True)
+            if args.results:
+                args.results.write_text(json.dumps(saved, indent=1))
     print("| case | area | before | after |")
     print("|---|---|---|---|")
     for case in cases:
-        before = run_case(case, args.before.resolve(), args.timeout)
-        after = run_case(case, args.after.resolve(), args.timeout)
-        print(
-            f"| {case.name} | {case.area} | {before.cell(args.timeout)} | "
-            f"{after.cell(args.timeout)} |",
-            flush=True,
-        )
+        cells = [
+            Outcome(**saved[case.name][side]).cell() if side in saved.get(case.name, {}) else "-"
+            for side in ("before", "after")
+        ]
+        print(f"| {case.name} | {case.area} | {cells[0]} | {cells[1]} |")
     return 0
 
 
