@@ -726,3 +726,20 @@ def test_answers_too_long_for_inspect_summaries_are_read_whole(
     write_clone(base_log, tmp_path / "logs", "huge", huge_answers)
     [run] = read_runs(tmp_path / "logs").runs
     assert [run.results[i][1].answer for i in (0, 1, 2)] == [huge + "0", huge + "1", "5"]
+
+
+def test_an_eval_that_stopped_on_an_error_is_marked_incomplete(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real partial log: Inspect stops the eval at the first failed sample (status error)."""
+    data = write_dataset(tmp_path / "data")
+    logs = tmp_path / "logs"
+    evaluate(data, logs, "model-a", A_WRONG, fail={5}, limit=10, max_connections=1)
+    out = tmp_path / "r.json"
+    code, text = run_report([str(logs), "--json", str(out)], capsys)
+    assert code == 0
+    [run] = json.loads(out.read_text())["runs"]
+    assert not run["complete"] and 5 in run["missing_samples"]
+    assert run["samples"] + len(run["missing_samples"]) == run["planned_samples"] == 10
+    assert list(run["log_statuses"].values()) == ["error"]
+    assert f"| {run['samples']} of 10 (incomplete) |" in text and "(error)" in text
