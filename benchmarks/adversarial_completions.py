@@ -50,6 +50,8 @@ CASES: dict[str, Callable[[int], str]] = {
     "mixed scripts and digits": lambda n: _repeat("答えは১২ๆ１８ \u202f1\u00a0000,5 ", n),
     "spaces then no number": lambda n: _repeat(" ", n, head="The answer is", tail="x"),
     "decimal commas": lambda n: _repeat("1,5 ", n),
+    "final A: line of markup and spaces": lambda n: _repeat(" ", n, head="A: *", tail="x"),
+    "JSON answer of markup and spaces": lambda n: _repeat(" ", n, '{"answer": "*', 'x"}'),
 }
 
 
