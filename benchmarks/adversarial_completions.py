@@ -52,6 +52,7 @@ CASES: dict[str, Callable[[int], str]] = {
     "decimal commas": lambda n: _repeat("1,5 ", n),
     "final A: line of markup and spaces": lambda n: _repeat(" ", n, head="A: *", tail="x"),
     "JSON answer of markup and spaces": lambda n: _repeat(" ", n, '{"answer": "*', 'x"}'),
+    "JSON reasoning of escaped quotes": lambda n: _repeat('\\"', n, '{"reasoning": "'),
 }
 
 

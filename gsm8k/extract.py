@@ -79,6 +79,9 @@ RULES: tuple[Rule, ...] = (
 UNCLOSED_REASONING = "reasoning block never closed: the model did not reach a final answer"
 ONLY_REASONING = "nothing outside the reasoning block: the model gave no final answer"
 PLACEHOLDER_ANSWER = "the ANSWER line holds the template's placeholder, not a number"
+TRUNCATED_IN_JSON_REASONING = (
+    "output truncated inside the JSON reasoning field: the model did not reach its answer"
+)
 TRUNCATED_NO_FALLBACK = "output truncated: the last-number fallback is not used"
 
 _VALUE_WINDOW = 200
@@ -107,6 +110,13 @@ _JSON_ANSWER = re.compile(
     r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*))",
     re.IGNORECASE,
 )
+_JSON_REASONING_OPEN = re.compile(
+    r"[\"'](?:reasoning|thoughts?|thinking|explanation|steps|solution)[\"'][ \t]*:[ \t]*\"",
+    re.IGNORECASE,
+)
+# The rest of a JSON string up to its closing quote, escapes included (one pass, no backtracking
+# into the alternation: each character is either plain or the second of an escape).
+_JSON_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 _ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]*)", re.IGNORECASE)
 _A_LINE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<value>[^\n]*)")
 # Only ever applied to lines of at most _NEXT_LINE_LIMIT characters.
@@ -214,6 +224,8 @@ def extract_answer(completion: str, truncated: bool = False) -> Extraction:
     if unclosed:
         return Extraction(None, "none", False, "", UNCLOSED_REASONING)
     text = _cut_continuation(visible)
+    if truncated and _inside_json_reasoning(text):
+        return Extraction(None, "none", False, "", TRUNCATED_IN_JSON_REASONING)
     reader = _Reader(text)
     for rule, finder in _FINDERS:
         if rule == "last_number" and truncated:
@@ -292,6 +304,14 @@ def _cut_continuation(completion: str) -> str:
         return completion
     continuation = _CONTINUATION.search(completion, first_answer.end())
     return completion if continuation is None else completion[: continuation.start()]
+
+
+def _inside_json_reasoning(text: str) -> bool:
+    """Whether the text ends inside the string of a JSON ``"reasoning"`` field (never closed)."""
+    last_open = -1
+    for opened in _JSON_REASONING_OPEN.finditer(text):
+        last_open = opened.end()
+    return last_open >= 0 and _JSON_STRING_REST.match(text, last_open) is None
 
 
 def _gave_placeholder(text: str) -> bool:

@@ -838,6 +838,22 @@ def test_truncated_output_gets_no_last_number_guess() -> None:
     assert extract_answer(cut_off, truncated=False).answer == "13"
 
 
+@pytest.mark.parametrize(
+    "cut_off",
+    [
+        pytest.param(
+            '{"reasoning": "16 - 3 - 4 = 9 eggs, so the answer is 18. But the \\"muffins\\" use',
+            id="en",
+        ),
+        pytest.param('{"razonamiento": "x", "reasoning": "La respuesta es 18, pero', id="es"),
+        pytest.param('```json\n{\n  "explanation": "答案是18。但是', id="zh"),
+    ],
+)
+def test_truncated_inside_json_reasoning_is_no_answer(cut_off: str) -> None:
+    assert extract_answer(cut_off, truncated=True).answer is None
+    assert extract_answer(cut_off + '", "answer": "18"}', truncated=True).answer == "18"
+
+
 def test_truncated_output_with_explicit_answer_still_counts() -> None:
     extraction = extract_answer("ANSWER: 18\nBut also consider 4 more cases", truncated=True)
     assert extraction.answer == "18" and extraction.rule == "answer_line"
