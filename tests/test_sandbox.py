@@ -264,3 +264,12 @@ def test_pal_runs_in_the_docker_sandbox(mini_data: Path, tmp_path: Path) -> None
     scores = {s.id: s.scores["pal_grader"] for s in log.samples or []}
     assert scores[0].value["accuracy"] == 1.0
     assert scores[1].metadata["status"] == "error"  # no network in the container
+
+
+def test_a_sandbox_that_cannot_start_is_that_samples_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("gsm8k.execution.runner.find_bwrap", lambda: "/nonexistent/bwrap")
+    result = run_program("ans = 1", FAST)
+    assert result.status == "crashed"
+    assert "could not start the program's process" in (result.error or "")

@@ -152,6 +152,10 @@ def run_program(
                     env=environment,
                     start_new_session=True,
                 )
+            except OSError as error:  # the machine's failure (no processes left, ...), not the
+                # program's: still only this sample's
+                message = f"could not start the program's process: {error}"
+                return ExecutionResult("crashed", None, message, "", time.monotonic() - started)
             finally:
                 os.close(write_end)  # the sandbox holds the only write end now
                 write_open = False
