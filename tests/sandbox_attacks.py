@@ -348,14 +348,15 @@ def solution():
 """,
     "fills-the-disk": """
 def solution():
-    count = 0
-    try:
-        while True:
-            with open(f"fill-{{count}}", "wb") as handle:
-                handle.write(b"x" * (1 << 20))
-            count += 1
-    except OSError:
-        pass
+    for folder in ("/scratch", "/dev", "/dev/shm", "/", "/tmp", OUTSIDE):
+        count = 0
+        try:
+            while True:
+                with open(f"{{folder}}/fill-{{count}}", "wb") as handle:
+                    handle.write(b"x" * (1 << 20))
+                count += 1
+        except OSError:
+            pass
     return -1
 """,
     "non-utf8-and-huge-numbers": """

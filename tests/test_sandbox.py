@@ -221,6 +221,29 @@ def test_the_sandbox_sees_only_the_runtime_and_its_scratch_directory() -> None:
     assert site_packages == []  # installed packages are not part of the sandbox
 
 
+def test_only_the_size_capped_scratch_directory_is_writable() -> None:
+    result = run_program(
+        "import os\nwritable = []\n"
+        "for folder in ('/', '/dev', '/dev/shm', '/usr', '/proc', '/scratch'):\n"
+        "    try:\n"
+        "        open(os.path.join(folder, 'probe'), 'w').close()\n"
+        "        writable.append(folder)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "print(writable)\n"
+        "try:\n"
+        "    for n in range(64):\n"
+        "        open(f'/scratch/fill-{n}', 'wb').write(b'x' * 1000000)\n"
+        "except OSError as error:\n"
+        "    print(n, error.errno)\n"
+        "ans = 1\n",
+        FAST,
+    )
+    writable, filled = result.stdout.splitlines()
+    assert writable == "['/scratch']"
+    assert filled in ("16 28", "15 28")  # ENOSPC once the 16 MiB tmpfs is full
+
+
 def test_docker_compose_settings() -> None:
     """The container for -T sandbox=docker: no network, read-only, limited, non-root, no data."""
     assert compose_sandbox("docker") == ("docker", str(COMPOSE_FILE))

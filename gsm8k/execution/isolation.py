@@ -156,6 +156,10 @@ def bwrap_command(bwrap: str, runtime: Runtime, python_arguments: list[str]) -> 
         "--proc", "/proc",
         "--dev", "/dev",
         "--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", SCRATCH,
+        # Only the scratch tmpfs is writable: the root and /dev are tmpfs mounts too, with no
+        # size limit, owned by the program where bubblewrap made a user namespace.
+        "--remount-ro", "/dev",
+        "--remount-ro", "/",
         "--chdir", SCRATCH,
         runtime.executable, "-I", "-S", *python_arguments,
     ]  # fmt: skip
