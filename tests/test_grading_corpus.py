@@ -114,12 +114,27 @@ def test_no_false_accepts_on_unfinished_outputs(
     assert accepted == []
 
 
-def test_every_label_correction_names_a_label_and_a_reason() -> None:
-    for number, line in enumerate(CORRECTIONS.read_text().splitlines(), start=1):
-        correction = json.loads(line)
-        assert set(correction) == {"id", "label", "reason"}, f"line {number}"
-        assert isinstance(correction["label"], bool), f"line {number}"
-        assert correction["reason"].strip(), f"line {number}"
+@pytest.mark.parametrize(
+    ("correction", "problem"),
+    [
+        ({"id": "b", "label": False, "reason": "states 7"}, None),
+        ({"id": "z", "label": False, "reason": "states 7"}, "not in the completions"),
+        ({"id": "b", "label": False, "reason": " "}, "needs a reason"),
+        ({"id": "b", "label": True, "reason": "states 7"}, "repeats the raw label"),
+    ],
+)
+def test_label_corrections_are_checked_against_the_rows(
+    tmp_path: Path, correction: dict[str, Any], problem: str | None
+) -> None:
+    rows = [{"id": "a", "label": False}, {"id": "b", "label": True}]
+    path = tmp_path / "corrections.jsonl"
+    path.write_text(json.dumps(correction) + "\n")
+    if problem is None:
+        corrections = load_corrections(path, rows)
+        assert audited_labels(rows, corrections) == [False, False]
+    else:
+        with pytest.raises(ValueError, match=problem):
+            load_corrections(path, rows)
 
 
 def test_never_worse_than_match_on_any_model(
