@@ -126,6 +126,7 @@ def test_the_bwrap_run_records_its_isolation(mini_data: Path) -> None:
         pytest.param(b'{"status": "ok", "value": "18"}\n', "invalid_result", None, "expected fields", id="missing-field"),
         pytest.param(b"[1, 2]\n", "invalid_result", None, "expected fields", id="not-an-object"),
         pytest.param(b"@@gsm8k-result@@{}\n", "invalid_result", None, "not JSON", id="old-marker"),
+        pytest.param(b'{"status": "error", "value": null, "error": "bad \\ud800 text"}\n', "error", None, "bad ? text", id="lone-surrogate-in-error"),
     ],
 )  # fmt: skip
 def test_the_result_channel_accepts_one_well_formed_line(

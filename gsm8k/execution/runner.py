@@ -312,7 +312,8 @@ def read_result_line(data: bytes, dropped: int = 0) -> tuple[Status, str | None,
     if status not in REPORTED_STATUSES or not isinstance(error, (str, type(None))):
         return "invalid_result", None, "the result line has an unknown status"
     if status != "ok":
-        return status, None, (error or status)[:1000]
+        # JSON can carry lone surrogates, which no log can store: replace them.
+        return status, None, (error or status)[:1000].encode("utf-8", "replace").decode()
     if not isinstance(value, str):
         return "invalid_result", None, "the result line has no value"
     number, reason = plain_number(value)
