@@ -141,7 +141,7 @@ def numbered_lines(stream: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
 def grade_line(number: int, offset: int, raw: bytes, lookup: TargetLookup) -> Graded | Failed:
     """Grade one input line; anything wrong with it becomes a :class:`Failed` naming why."""
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")  # a BOM is harmless
     except UnicodeDecodeError as error:
         return Failed(
             number,

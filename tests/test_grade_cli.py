@@ -145,6 +145,11 @@ def test_lines_split_only_on_newlines(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0 and [row["correct"] for row in rows] == [True, True]
 
 
+def test_a_byte_order_mark_is_not_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, rows, _ = run(["-"], capsys, b"\xef\xbb\xbf" + GOOD.encode() + b"\n" + GOOD.encode())
+    assert code == 0 and [row["correct"] for row in rows] == [True, True]
+
+
 def test_every_line_failing_still_writes_each_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, rows, err = run(["-"], capsys, "\n".join(["{"] * 25) + "\n")
     assert code == EXIT_SOME_FAILED
