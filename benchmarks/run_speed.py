@@ -8,8 +8,9 @@ pointed at the same local files, in one process, with the same scripted model. T
 alternate (A B, B A, A B, …) so that warm-up and a busy machine's drift fall on both alike; each
 pair gives a ratio (this task's time over inspect_evals'), and the median ratio is reported with
 the machine's load. ``--match-only`` adds this task with ``match`` alone (the cost of the second
-scorer). CPU seconds of the process are shown beside wall seconds: on a shared machine they
-move less than wall time.
+scorer) and ``--one-scorer`` the grader with match's verdict as one more of its values (the
+cost of one scorer that reports both). CPU seconds of the process are shown beside wall seconds:
+on a shared machine they move less than wall time.
 
 The scripted model finds the question by looking each line of the prompt up in a dictionary, so
 its own cost grows with the prompt's length alone, not with the number of questions or with where
@@ -32,8 +33,11 @@ from typing import Any
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
-from inspect_ai.scorer import match
+from inspect_ai.scorer import Score, Scorer, Target, accuracy, match, mean, scorer, stderr
+from inspect_ai.scorer._common import match_str
+from inspect_ai.solver import TaskState
 
+from gsm8k.scorer import score_output
 from gsm8k.task import gsm8k
 
 SAMPLES = 1319
@@ -102,6 +106,33 @@ def _accuracy(log: Any) -> float:
     return float(metrics["accuracy"].value) if "accuracy" in metrics else float("nan")
 
 
+@scorer(
+    metrics={
+        "accuracy": [accuracy(), stderr()],
+        "strict_accuracy": [accuracy(), stderr()],
+        "format_followed": [mean()],
+        "no_answer": [mean()],
+        "truncated": [mean()],
+        "match": [accuracy(), stderr()],
+    }
+)
+def grader_with_match() -> Scorer:
+    """gsm8k_grader with match(numeric=True)'s verdict as one more value: one scorer, not two."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        graded = score_output(state.output, target.text)
+        _, matched = match_str(state.output.completion, target.text, numeric=True)
+        value = {**(graded.value if isinstance(graded.value, dict) else {}), "match": matched}
+        return Score(
+            value={key: float(v) for key, v in value.items()},
+            answer=graded.answer,
+            explanation=graded.explanation,
+            metadata=graded.metadata,
+        )
+
+    return score
+
+
 def inspect_evals_task(data: Path) -> Callable[[], Task] | None:
     """inspect_evals' gsm8k reading the same local files instead of the hub, if installed."""
     import importlib
@@ -130,6 +161,11 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="samples (default: all 1,319)")
     parser.add_argument("--pairs", type=int, default=5, help="alternating pairs of runs")
     parser.add_argument("--match-only", action="store_true", help="also time match alone")
+    parser.add_argument(
+        "--one-scorer",
+        action="store_true",
+        help="also time one scorer reporting both verdicts (gsm8k_grader's values plus match's)",
+    )
     args = parser.parse_args()
     data = Path(os.environ.get("GSM8K_DATA_DIR", ""))
     if not (data / "test.jsonl").is_file():
@@ -160,6 +196,13 @@ def main() -> int:
             return Task(dataset=task.dataset, solver=task.solver, scorer=match(numeric=True))
 
         runs["inspect-gsm8k, match only"] = match_only
+    if args.one_scorer:
+
+        def one_scorer() -> Task:
+            task = gsm8k(dataset=str(data), fewshot=5)
+            return Task(dataset=task.dataset, solver=task.solver, scorer=grader_with_match())
+
+        runs["inspect-gsm8k, match's verdict inside gsm8k_grader"] = one_scorer
     timings: dict[str, list[Timing]] = {name: [] for name in runs}
     names = list(runs)
     for pair in range(args.pairs):
@@ -167,7 +210,7 @@ def main() -> int:
         for name in order:
             task = runs[name]()
             timings[name].append(timed_eval(task, model, args.limit))
-        summary = ", ".join(f"{name.split()[0]} {timings[name][-1].wall:.2f} s" for name in order)
+        summary = ", ".join(f"{name[:24]}: {timings[name][-1].wall:.2f} s" for name in order)
         print(f"pair {pair + 1} ({summary}); load {os.getloadavg()[0]:.1f}", flush=True)
 
     samples = args.limit or SAMPLES
