@@ -743,3 +743,32 @@ def test_an_eval_that_stopped_on_an_error_is_marked_incomplete(
     assert run["samples"] + len(run["missing_samples"]) == run["planned_samples"] == 10
     assert list(run["log_statuses"].values()) == ["error"]
     assert f"| {run['samples']} of 10 (incomplete) |" in text and "(error)" in text
+
+
+def test_code_isolation_counts_only_as_isolated_or_trusted(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Programs run under bubblewrap or in a docker sandbox are graded alike; a trusted local
+    process can read the answers, so that run is flagged."""
+
+    def isolation(model: str, where: str, trust: bool) -> Callable[[EvalLog], None]:
+        def edit(log: EvalLog) -> None:
+            metadata = log.eval.metadata or {}
+            log.eval.model = model
+            metadata["code_isolation"], metadata["trust_model_code"] = where, trust
+            metadata["sandbox"] = "docker" if where.startswith("inspect") else None
+
+        return edit
+
+    logs = tmp_path / "logs"
+    write_clone(base_log, logs, "a", isolation("mockllm/a", "bwrap", False))
+    write_clone(base_log, logs, "b", isolation("mockllm/b", "inspect sandbox: docker", False))
+    code, _ = run_report([str(logs)], capsys)
+    assert code == 0
+    trusted = "local process, trusted (trust_model_code=true)"
+    write_clone(base_log, logs, "c", isolation("mockllm/c", trusted, True))
+    code, text = run_report([str(logs)], capsys)
+    assert code == EXIT_NOT_COMPARABLE
+    assert warnings(text) == [
+        f"`code_isolation`: isolated → mockllm/a, mockllm/b; {trusted} → mockllm/c"
+    ]

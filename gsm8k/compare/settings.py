@@ -119,10 +119,17 @@ EVAL_OPERATIONAL_FIELDS = frozenset(
 # Task settings (from the task's metadata and arguments) that do not change outputs.
 TASK_OPERATIONAL_SETTINGS = frozenset(
     {
-        "sandbox",  # where model-written code runs; the same limits apply everywhere
+        "sandbox",  # which isolation ran model-written code: see `code_isolation` below
+        "trust_model_code",  # an opt-in; what it led to is recorded as `code_isolation`
         "votes",  # recorded as `epochs`
     }
 )
+
+CODE_ISOLATION = "code_isolation"
+ISOLATED = "isolated"
+"""Model-written code run in isolation (bubblewrap or an Inspect sandbox), under the same
+limits, is graded alike wherever it ran; code run as a trusted local process can read files
+(the answers included), so such a run is a different experiment and keeps its own value."""
 
 # Model arguments (``-M``) that only change speed or connection; any other model argument
 # (a repeat penalty, a context size, a chat template) is output-affecting.
@@ -162,6 +169,9 @@ def task_settings(log: EvalLog) -> dict[str, Any]:
     for name, value in (log.eval.task_args or {}).items():
         if name not in metadata and name not in TASK_OPERATIONAL_SETTINGS:
             settings[name] = value
+    isolation = settings.get(CODE_ISOLATION)
+    if isolation == "bwrap" or str(isolation).startswith("inspect sandbox"):
+        settings[CODE_ISOLATION] = ISOLATED
     settings["task_version"] = str(log.eval.task_version)
     return _ordered(settings, TASK_SETTINGS_ORDER)
 
