@@ -18,10 +18,11 @@ from benchmarks.grading_agreement import (
     load_corrections,
     match_verdicts,
     run_grader,
+    tally,
     unfinished,
     worse_than_match,
 )
-from benchmarks.peer_graders import gsm8k_grader, inspect_match
+from benchmarks.peer_graders import gsm8k_grader, inspect_match, lm_eval_flexible_extract
 from tests.conftest import REAL_DATA_DIR
 
 DATA = Path(__file__).parents[1] / "benchmarks" / "data"
@@ -144,3 +145,44 @@ def test_never_worse_than_match_on_any_model(
     ours = run_grader("gsm8k_grader", gsm8k_grader, rows)
     theirs = run_grader("match(numeric=True)", inspect_match(), rows)
     assert worse_than_match(rows, ours, theirs, labels) == []
+
+
+def test_a_grader_that_raises_is_an_error_row_not_a_stopped_run() -> None:
+    def fragile(completion: str, target: str) -> bool:
+        if "boom" in completion:
+            raise RuntimeError("peer failed")
+        return completion == target
+
+    rows = [{"completion": "18", "target": "18"}, {"completion": "boom", "target": "18"}]
+    verdicts = run_grader("fragile", fragile, rows)
+    assert verdicts.accepted == [True, False]
+    assert verdicts.errors == [False, True]
+    assert tally(verdicts, [True, True], range(2)).cell() == "50.00% (0 / 1, 1 err)"
+
+
+@pytest.mark.parametrize(
+    ("completion", "accepted"),
+    [
+        ("The answer is $1,450,000.", True),
+        # Inspect reads the last number: the trailing chatter's 2, not the answer line.
+        ("ANSWER: 1450000\n\nLet me know if you have 2 more questions!", False),
+        ("The answer is $\\boxed{1450000}$.", False),
+    ],
+)
+def test_inspect_match_is_run_as_inspect_runs_it(completion: str, accepted: bool) -> None:
+    assert inspect_match()(completion, "1450000") is accepted
+
+
+@pytest.mark.parametrize(
+    ("completion", "accepted"),
+    [
+        ("So she makes 9 * 2 = $18.", True),
+        # lm-eval compares strings after its regexes: 18.00 is not 18.
+        ("So she makes 9 * 2 = $18.00", False),
+        # The last match of its number pattern is "$." from the closing "}$.".
+        ("She makes $\\boxed{18}$.", False),
+    ],
+)
+def test_lm_eval_flexible_extract_as_its_task_defines_it(completion: str, accepted: bool) -> None:
+    pytest.importorskip("lm_eval", reason="lm-eval comes with the bench extra")
+    assert lm_eval_flexible_extract()(completion, "18") is accepted
