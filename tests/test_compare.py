@@ -33,7 +33,7 @@ from gsm8k.compare.settings import (
     GENERATION_OPERATIONAL_FIELDS,
     GENERATION_OUTPUT_FIELDS,
 )
-from gsm8k.task import gsm8k
+from gsm8k.task import TASK_VERSION, gsm8k
 from tests.scripted import run_eval, scripted_model
 
 QUESTIONS = 40
@@ -497,7 +497,7 @@ def test_logs_with_old_sample_ids_pair_with_new_ones(
     out = tmp_path / "r.json"
     code, text = run_report([str(logs), "--json", str(out)], capsys)
     assert code == EXIT_NOT_COMPARABLE
-    assert "`task_version`: 1.1.0 → mockllm/model-a; 1.0.0 → mockllm/old" in text
+    assert f"`task_version`: {TASK_VERSION} → mockllm/model-a; 1.0.0 → mockllm/old" in text
     assert "samples:" not in text  # the same 40 questions under both id styles
     run_report([str(logs), "--json", str(out), "--allow-mismatch"], capsys)
     report = json.loads(out.read_text())

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gsm8k.task import gsm8k
+from gsm8k.task import TASK_VERSION, gsm8k
 from tests.scripted import Reply, run_eval, scripted_model
 
 # Keyed by a fragment of each fixture question. The grader must accept 3 of 6; match(numeric=True)
@@ -78,7 +78,7 @@ def test_log_records_data_provenance_and_fewshot_settings(log: Any) -> None:
     assert metadata["fewshot"] == 3 and metadata["fewshot_seed"] == 7
     assert metadata["fewshot_dataset"].endswith("mini/train.jsonl")
     assert log.eval.task_args["fewshot"] == 3 and log.eval.task_args["fewshot_seed"] == 7
-    assert log.eval.task_version == "1.1.0"
+    assert log.eval.task_version == TASK_VERSION
     assert log.eval.dataset.location.endswith("mini/test.jsonl")
 
 
