@@ -29,7 +29,12 @@ from gsm8k.data import (
     resolve_path,
 )
 from gsm8k.execution.container import compose_sandbox
-from gsm8k.execution.isolation import Isolation, choose_isolation
+from gsm8k.execution.isolation import (
+    CONTAINER_SANDBOXES,
+    Isolation,
+    check_sandbox_trust,
+    choose_isolation,
+)
 from gsm8k.execution.programs import program_from_solution
 from gsm8k.execution.runner import Limits
 from gsm8k.execution.scorer import pal_grader
@@ -135,12 +140,14 @@ def gsm8k(
             callable by the model while it reasons (``cot`` mode only).
         sandbox: Where model-written code runs: unset for a bubblewrap sandbox per program on
             this machine, ``docker`` for this project's container (network off, read-only), or
-            another Inspect sandbox type.
+            another Inspect sandbox type (``docker`` and ``k8s`` are containers; any other type,
+            ``local`` included, runs model code only with ``trust_model_code=true``).
         language: MGSM's language (``bn de en es fr ja ru sw te th zh``), required with
             ``dataset=mgsm``: the questions, MGSM's own exemplars and answer phrase in that
             language.
-        trust_model_code: Without bubblewrap and without ``sandbox``, run model-written code as
-            a plain local process anyway (it can read what your user can). Only for models whose
+        trust_model_code: Without bubblewrap and without ``sandbox`` (or with a ``sandbox`` that
+            is not a container, such as ``local``), run model-written code as a plain local
+            process anyway (it can read what your user can). Only for models whose
             code you trust; the log's metadata records it.
     """
     _validate_parameters(fewshot, fewshot_seed, placement, votes, mode, tools)
@@ -179,6 +186,8 @@ def gsm8k(
     in_sandbox = sandbox is not None
     runs_code = mode == "pal" or tools == "python"
     # Checked before anything runs: no isolation and no opt-in is a refusal, not a silent risk.
+    if runs_code and sandbox is not None:
+        check_sandbox_trust(sandbox, trust_model_code)
     isolation: Isolation = (
         choose_isolation(trust_model_code) if runs_code and not in_sandbox else "bwrap"
     )
@@ -246,7 +255,9 @@ def _code_isolation(runs_code: bool, sandbox: str | None, isolation: Isolation) 
     if not runs_code:
         return None
     if sandbox is not None:
-        return f"inspect sandbox: {sandbox}"
+        if sandbox in CONTAINER_SANDBOXES:
+            return f"inspect sandbox: {sandbox}"
+        return f"inspect sandbox: {sandbox}, not isolated, trusted (trust_model_code=true)"
     return "bwrap" if isolation == "bwrap" else "local process, trusted (trust_model_code=true)"
 
 

@@ -112,7 +112,14 @@ PAL_REPLIES = {
 @pytest.mark.parametrize("sandbox", [None, "local"])
 def test_pal_mode_end_to_end(mini_data: Path, tmp_path: Path, sandbox: str | None) -> None:
     log = run_eval(
-        gsm8k(dataset=str(mini_data), fewshot=2, mode="pal", sandbox=sandbox),
+        # Inspect's local sandbox is no isolation: it runs model code only for trusted models.
+        gsm8k(
+            dataset=str(mini_data),
+            fewshot=2,
+            mode="pal",
+            sandbox=sandbox,
+            trust_model_code=sandbox == "local",
+        ),
         scripted_model(PAL_REPLIES),
         log_dir=str(tmp_path),
     )

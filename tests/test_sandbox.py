@@ -101,6 +101,42 @@ def test_the_cli_refusal_is_one_message_without_a_traceback(tmp_path: Path) -> N
     assert "Traceback" not in output
 
 
+@pytest.mark.parametrize("sandbox", ["local", "some-plugin"])
+@pytest.mark.parametrize(
+    "settings", [{"mode": "pal"}, {"tools": "python"}], ids=["pal", "python-tool"]
+)
+def test_a_sandbox_that_is_not_a_container_needs_the_opt_in(
+    mini_data: Path, sandbox: str, settings: dict[str, Any]
+) -> None:
+    with pytest.raises(PrerequisiteError) as refused:
+        gsm8k(dataset=str(mini_data), fewshot=0, sandbox=sandbox, **settings)
+    message = str(refused.value.message)
+    assert f"-T sandbox={sandbox} does not isolate it" in message
+    assert "-T sandbox=docker" in message and "-T trust_model_code=true" in message
+
+
+def test_the_local_sandbox_with_the_opt_in_is_recorded_as_trusted(mini_data: Path) -> None:
+    task = gsm8k(
+        dataset=str(mini_data), fewshot=0, mode="pal", sandbox="local", trust_model_code=True
+    )
+    assert task.metadata is not None
+    assert task.metadata["code_isolation"] == (
+        "inspect sandbox: local, not isolated, trusted (trust_model_code=true)"
+    )
+    assert task.metadata["trust_model_code"] is True
+
+
+@pytest.mark.parametrize("sandbox", ["docker", "k8s"])
+def test_container_sandboxes_need_no_opt_in(mini_data: Path, sandbox: str) -> None:
+    task = gsm8k(dataset=str(mini_data), fewshot=0, mode="pal", sandbox=sandbox)
+    assert task.metadata is not None
+    assert task.metadata["code_isolation"] == f"inspect sandbox: {sandbox}"
+
+
+def test_cot_without_code_may_use_any_sandbox(mini_data: Path) -> None:
+    gsm8k(dataset=str(mini_data), fewshot=0, sandbox="local")
+
+
 def test_the_bwrap_run_records_its_isolation(mini_data: Path) -> None:
     task = gsm8k(dataset=str(mini_data), fewshot=0, mode="pal")
     assert task.metadata is not None

@@ -210,6 +210,34 @@ def refusal(reason: str) -> str:
     )
 
 
+CONTAINER_SANDBOXES = frozenset({"docker", "k8s"})
+"""Inspect sandbox types that run programs in a container, away from the evaluator's files."""
+
+
+def check_sandbox_trust(sandbox: str, trust_model_code: bool) -> None:
+    """Refuse an Inspect sandbox that is not a container unless the user trusts the model's code.
+
+    Inspect's ``local`` sandbox runs commands as the evaluator's user, with its environment and
+    files (the answer key included); a type this project does not know may do the same.
+
+    Raises:
+        ValueError: when ``trust_model_code`` is not a boolean.
+        PrerequisiteError: for such a sandbox without ``trust_model_code=true``.
+    """
+    if not isinstance(trust_model_code, bool):
+        raise ValueError(
+            f"{TRUST_PARAMETER}={trust_model_code!r}: pass true or false (default false)."
+        )
+    if sandbox in CONTAINER_SANDBOXES or trust_model_code:
+        return
+    what = (
+        "Inspect's local sandbox runs programs as your user, with your environment and files"
+        if sandbox == "local"
+        else f"it is not one of the container sandboxes {', '.join(sorted(CONTAINER_SANDBOXES))}"
+    )
+    raise PrerequisiteError(refusal(f"-T sandbox={sandbox} does not isolate it: {what}"))
+
+
 def choose_isolation(trust_model_code: bool) -> Isolation:
     """``bwrap`` where the sandbox works; else ``process`` if the user opted in, else refuse.
 
