@@ -74,7 +74,10 @@ def load_completions(directory: Path) -> list[Row]:
     seen: set[str] = set()
     for path in files:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            row = json.loads(line)
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from error
             missing = {"id", "model", "target", "completion", "label"} - set(row)
             if missing or not isinstance(row["label"], bool):
                 raise ValueError(f"{path}:{number}: needs id, model, target, completion, label")
