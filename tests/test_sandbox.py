@@ -14,7 +14,18 @@ from typing import Any
 
 import pytest
 import yaml
+from inspect_ai import Task
 from inspect_ai._util.error import PrerequisiteError
+from inspect_ai.dataset import Sample
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageTool,
+    ModelOutput,
+)
+from inspect_ai.solver import generate, use_tools
+from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.execution.container import COMPOSE_FILE, compose_sandbox
 from gsm8k.execution.runner import (
@@ -24,8 +35,9 @@ from gsm8k.execution.runner import (
     read_result_line,
     run_program,
 )
+from gsm8k.execution.tools import ProgramBudget, python_runner
 from gsm8k.task import gsm8k
-from tests.scripted import run_eval, scripted_model
+from tests.scripted import mock_model, run_eval, scripted_model
 
 REPO = Path(__file__).parent.parent
 FAST = Limits(timeout_seconds=4.0, cpu_seconds=2)
@@ -333,3 +345,54 @@ def test_a_sandbox_that_cannot_start_is_that_samples_failure(
     result = run_program("ans = 1", FAST)
     assert result.status == "crashed"
     assert "could not start the program's process" in (result.error or "")
+
+
+def _many_calls_model(code: str, calls: int) -> Any:
+    """One assistant message with ``calls`` python_runner calls, then a final answer."""
+
+    def respond(messages: list[ChatMessage], tools: list[ToolInfo]) -> ModelOutput:
+        if any(isinstance(m, ChatMessageTool) for m in messages):
+            return ModelOutput.from_content("scripted", "ANSWER: 1")
+        calls_made = [
+            ToolCall(id=f"call-{n}", function="python_runner", arguments={"code": code})
+            for n in range(calls)
+        ]
+        message = ChatMessageAssistant(content="", model="scripted", tool_calls=calls_made)
+        return ModelOutput(model="scripted", choices=[ChatCompletionChoice(message=message)])
+
+    return mock_model(respond, "scripted")
+
+
+def _tool_replies(
+    limits: Limits, budget: ProgramBudget, code: str, calls: int, log_dir: Path
+) -> list[str]:
+    task = Task(
+        dataset=[Sample(input="What is 1?", target="1")],
+        solver=[use_tools([python_runner(limits, budget=budget)]), generate()],
+    )
+    log = run_eval(task, _many_calls_model(code, calls), log_dir=str(log_dir))
+    assert log.status == "success"
+    [sample] = log.samples
+    return [
+        m.text if m.error is None else m.error.message
+        for m in sample.messages
+        if isinstance(m, ChatMessageTool)
+    ]
+
+
+def test_the_python_tool_runs_at_most_the_budgets_programs_per_sample(tmp_path: Path) -> None:
+    replies = _tool_replies(FAST, ProgramBudget(runs=3, seconds=1000), "ans = 1", 8, tmp_path)
+    assert len(replies) == 8
+    assert sum(r.endswith("Result: 1") for r in replies) == 3
+    assert sum("budget for this question is spent" in r for r in replies) == 5
+
+
+def test_the_python_tool_budget_counts_sandbox_seconds(tmp_path: Path) -> None:
+    limits = Limits(timeout_seconds=1.5, cpu_seconds=1)
+    replies = _tool_replies(
+        limits, ProgramBudget(runs=100, seconds=4), "while True:\n    pass", 8, tmp_path
+    )
+    ran = [r for r in replies if "budget for this question is spent" not in r]
+    # each run reserves its whole 1.5 s limit first, so 4 s cover at most two runs
+    assert 1 <= len(ran) <= 2 and all("Error (" in r for r in ran)
+    assert len(replies) - len(ran) >= 6

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from inspect_ai.tool import Tool, ToolError, tool
+from inspect_ai.util import store
 
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import check_isolation, run_model_code
@@ -11,6 +14,25 @@ from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits
 
 TOOL_OUTPUT_CHARS = 4000
 """How much of a program's output goes back to the model (the log's score keeps its own)."""
+
+
+@dataclass(frozen=True)
+class ProgramBudget:
+    """What one sample's python_runner calls may use in all.
+
+    The task's message limit counts messages, and one assistant message may hold any number of
+    tool calls, so without this a single reply could run hundreds of programs to their limits.
+    """
+
+    runs: int = 20
+    seconds: float = 60.0
+    """Wall-clock seconds of all the sample's programs together."""
+
+
+DEFAULT_BUDGET = ProgramBudget()
+RUNS_KEY = "gsm8k_python_runner_runs"
+SECONDS_KEY = "gsm8k_python_runner_seconds"
+"""Keys of the sample's store (Inspect keeps one per sample) that count what was spent."""
 
 
 @tool
@@ -37,9 +59,15 @@ def calculator() -> Tool:
 
 @tool
 def python_runner(
-    limits: Limits = DEFAULT_LIMITS, in_sandbox: bool = False, isolation: Isolation = "bwrap"
+    limits: Limits = DEFAULT_LIMITS,
+    in_sandbox: bool = False,
+    isolation: Isolation = "bwrap",
+    budget: ProgramBudget = DEFAULT_BUDGET,
 ) -> Tool:
     """Run the model's programs where ``pal_grader`` would (see its arguments).
+
+    Each sample may run at most ``budget.runs`` programs using ``budget.seconds`` in all; past
+    that every call answers with a tool error and runs nothing.
 
     Raises:
         PrerequisiteError: when ``isolation="bwrap"`` and bubblewrap cannot run here.
@@ -58,9 +86,33 @@ def python_runner(
         Returns:
             The program's printed output and result, or the error it raised.
         """
-        return describe(await run_model_code(code, limits, in_sandbox, isolation))
+        reserve(budget, limits.timeout_seconds)
+        result = await run_model_code(code, limits, in_sandbox, isolation)
+        # The reservation assumed the whole time limit; keep what the program really used.
+        spent = store().get(SECONDS_KEY, 0.0) - limits.timeout_seconds + result.seconds
+        store().set(SECONDS_KEY, spent)
+        return describe(result)
 
     return execute
+
+
+def reserve(budget: ProgramBudget, timeout_seconds: float) -> None:
+    """Count one more run against the sample's budget before it starts (so that calls running
+    at once cannot overdraw it), reserving its whole time limit.
+
+    Raises:
+        ToolError: when the budget cannot cover another run.
+    """
+    runs: int = store().get(RUNS_KEY, 0)
+    seconds: float = store().get(SECONDS_KEY, 0.0)
+    if runs >= budget.runs or seconds + timeout_seconds > budget.seconds:
+        raise ToolError(
+            f"python_runner budget for this question is spent ({runs} programs, {seconds:.0f} s "
+            f"used; at most {budget.runs} programs and {budget.seconds:g} s): no more programs "
+            "will run, answer with what you have."
+        )
+    store().set(RUNS_KEY, runs + 1)
+    store().set(SECONDS_KEY, seconds + timeout_seconds)
 
 
 def describe(result: ExecutionResult) -> str:
