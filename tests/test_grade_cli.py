@@ -197,3 +197,14 @@ def test_help_is_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
 def test_python_function_matches_the_scorer() -> None:
     graded = grade_completion("**ANSWER:** $1,234.00", "1234", id="q1")
     assert graded.correct and graded.answer == "1234" and graded.format_followed
+
+
+def test_offline_hint_names_the_grade_option(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    stdin = json.dumps({"id": "3", "completion": "ANSWER: 1"}) + "\n" + GOOD
+    code, rows, err = run(["-", "--dataset", "gsm8k"], capsys, stdin)
+    assert code == EXIT_SOME_FAILED and rows[1]["correct"]
+    assert "--dataset PATH" in rows[0]["error"] and "-T dataset" not in err
