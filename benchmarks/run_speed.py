@@ -229,7 +229,8 @@ def main() -> int:
         print(
             f"ratio inspect-gsm8k / inspect_evals: median {statistics.median(ratios):.3f} wall "
             f"(pairs: {', '.join(f'{r:.3f}' for r in ratios)}), "
-            f"{statistics.median(cpu_ratios):.3f} CPU"
+            f"{statistics.median(cpu_ratios):.3f} CPU (pairs: "
+            f"{', '.join(f'{r:.3f}' for r in cpu_ratios)})"
         )
     print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
