@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from gsm8k.family.answers import declares_unanswerable
 from gsm8k.family.sources import MGSM_LANGUAGES
 from gsm8k.scorer import explain, grade, score_values
+from tests.conftest import REAL_DATA_DIR
 
 
 @pytest.mark.parametrize(
@@ -134,3 +138,27 @@ def test_mgsm_answer_phrase_grades(language: str) -> None:
     output = MGSM_OUTPUTS[language]
     assert grade(output, "7")[1], language
     assert not grade(output, "12")[1], language
+
+
+@pytest.mark.parametrize("language", MGSM_LANGUAGES)
+def test_mgsm_answer_phrase_before_an_aside(language: str) -> None:
+    """The phrase, not the last number, states the answer when the model adds a remark."""
+    output = MGSM_OUTPUTS[language] + "\n(12 - 5 = 7; 5 + 7 = 12)"
+    assert grade(output, "7")[1], language
+
+
+@pytest.mark.skipif(not REAL_DATA_DIR, reason="GSM8K_DATA_DIR is not set")
+def test_real_mgsm_exemplar_answers_grade_correctly() -> None:
+    """MGSM's own 88 worked answers (8 per language) grade as correct against their numbers."""
+    assert REAL_DATA_DIR
+    path = Path(REAL_DATA_DIR).resolve().parent / "mgsm" / "train.jsonl"
+    if not path.is_file():
+        pytest.skip("no local MGSM copy beside GSM8K_DATA_DIR")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 88
+    wrong = [
+        (row["language"], row["index"])
+        for row in rows
+        if not grade(row["answer"], str(row["answer_number"]))[1]
+    ]
+    assert wrong == []
