@@ -28,6 +28,7 @@ from gsm8k.data import (
     load_split,
     resolve_path,
 )
+from gsm8k.execution.cgroup import memory_limit_kind
 from gsm8k.execution.container import compose_sandbox
 from gsm8k.execution.isolation import (
     CONTAINER_SANDBOXES,
@@ -246,8 +247,18 @@ def gsm8k(
             "paired_with_gsm8k": paired,
             "code_isolation": _code_isolation(runs_code, sandbox, isolation),
             "trust_model_code": trust_model_code,
+            "memory_limit": _memory_limit(runs_code, sandbox, isolation),
         },
     )
+
+
+def _memory_limit(runs_code: bool, sandbox: str | None, isolation: Isolation) -> str | None:
+    """Which memory limit model-written code ran under, as the log records it."""
+    if not runs_code:
+        return None
+    if sandbox is not None:
+        return "container" if sandbox in CONTAINER_SANDBOXES else "per-process rlimit"
+    return memory_limit_kind() if isolation == "bwrap" else "per-process rlimit"
 
 
 def _code_isolation(runs_code: bool, sandbox: str | None, isolation: Isolation) -> str | None:

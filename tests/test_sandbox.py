@@ -27,6 +27,7 @@ from inspect_ai.model import (
 from inspect_ai.solver import generate, use_tools
 from inspect_ai.tool import ToolCall, ToolInfo
 
+from gsm8k.execution.cgroup import memory_limit_kind
 from gsm8k.execution.container import COMPOSE_FILE, compose_sandbox
 from gsm8k.execution.runner import (
     OUTPUT_CAP_BYTES,
@@ -344,7 +345,10 @@ def test_a_sandbox_that_cannot_start_is_that_samples_failure(
     monkeypatch.setattr("gsm8k.execution.runner.find_bwrap", lambda: "/nonexistent/bwrap")
     result = run_program("ans = 1", FAST)
     assert result.status == "crashed"
-    assert "could not start the program's process" in (result.error or "")
+    # started directly, Popen fails; started by the shell that enters the cgroup, the shell says so
+    assert "could not start the program's process" in (result.error or "") or (
+        "/nonexistent/bwrap: not found" in result.stderr
+    )
 
 
 def _many_calls_model(code: str, calls: int) -> Any:
@@ -396,3 +400,53 @@ def test_the_python_tool_budget_counts_sandbox_seconds(tmp_path: Path) -> None:
     # each run reserves its whole 1.5 s limit first, so 4 s cover at most two runs
     assert 1 <= len(ran) <= 2 and all("Error (" in r for r in ran)
     assert len(replies) - len(ran) >= 6
+
+
+SHARED_MEMORY_FLOOD = """import ctypes
+libc = ctypes.CDLL(None)
+libc.shmat.restype = ctypes.c_void_p
+libc.shmget.argtypes = [ctypes.c_int, ctypes.c_size_t, ctypes.c_int]
+size = 32 * 2**20
+for _ in range(64):  # detached segments cost no address space, so RLIMIT_AS never sees them
+    segment = libc.shmget(0, size, 0o1000 | 0o600)
+    address = libc.shmat(segment, None, 0)
+    ctypes.memset(address, 1, size)
+    libc.shmdt(ctypes.c_void_p(address))
+ans = 18
+"""
+FORKED_MEMORY = """import os, time
+children = []
+for _ in range(5):  # each child stays under the per-process limit; together they are 5 times it
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(80 * 2**20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        time.sleep(3)
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+ans = 18
+"""
+CGROUP_LIMITS = Limits(timeout_seconds=30.0, cpu_seconds=20, memory_mb=128)
+
+
+@pytest.mark.skipif(
+    memory_limit_kind() != "cgroup", reason="cgroups cannot be created on this machine"
+)
+@pytest.mark.parametrize(
+    "program", [SHARED_MEMORY_FLOOD, FORKED_MEMORY], ids=["shared-memory", "forked-processes"]
+)
+def test_one_memory_limit_covers_the_whole_sandbox(program: str) -> None:
+    result = run_program(program, CGROUP_LIMITS)
+    assert (result.status, result.value) == ("memory", None), result
+    assert "memory limit of 128 MB (all its processes)" in str(result.error)
+    assert run_program("ans = 18", CGROUP_LIMITS).value == "18"
+
+
+def test_the_log_records_which_memory_limit_applied(mini_data: Path) -> None:
+    task = gsm8k(dataset=str(mini_data), fewshot=0, mode="pal")
+    assert task.metadata is not None
+    assert task.metadata["memory_limit"] == memory_limit_kind()
+    assert gsm8k(dataset=str(mini_data), fewshot=0).metadata["memory_limit"] is None  # type: ignore[index]

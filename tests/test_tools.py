@@ -54,12 +54,26 @@ def test_calculator_evaluates_arithmetic(expression: str, result: str) -> None:
         pytest.param("0.0 ** -2.5", "division by zero", id="float-zero-to-a-negative-power"),
         pytest.param("7 % 0.0", "division by zero", id="modulo-float-zero"),
         pytest.param("1e59 ** 6", "larger than 10^60", id="float-power-overflow"),
-        pytest.param("1e-59 ** -6", "larger than 10^60", id="float-power-overflow-negative-exponent"),
+        pytest.param(
+            "1e-59 ** -6", "larger than 10^60", id="float-power-overflow-negative-exponent"
+        ),
         pytest.param("1e308 * 10", "larger than 10^60", id="float-infinity"),
-        pytest.param("((((1/3)**100)**100)**100)**100", "denominator of more than 60 digits", id="precision-bomb"),
-        pytest.param("(1/7)**71", "denominator of more than 60 digits", id="denominator-just-past-the-limit"),
-        pytest.param("99 ** -100", "denominator of more than 60 digits", id="negative-exponent-precision"),
-        pytest.param("((10**59 + 1) / 10**59) ** 100", "denominator of more than 60 digits", id="near-one-base"),
+        pytest.param(
+            "((((1/3)**100)**100)**100)**100",
+            "denominator of more than 60 digits",
+            id="precision-bomb",
+        ),
+        pytest.param(
+            "(1/7)**71", "denominator of more than 60 digits", id="denominator-just-past-the-limit"
+        ),
+        pytest.param(
+            "99 ** -100", "denominator of more than 60 digits", id="negative-exponent-precision"
+        ),
+        pytest.param(
+            "((10**59 + 1) / 10**59) ** 100",
+            "denominator of more than 60 digits",
+            id="near-one-base",
+        ),
         pytest.param("(3/2) ** 100 * 10 ** 50", "larger than 10^60", id="exact-magnitude"),
         pytest.param("2" + "**2" * 150, "exponent larger than 100", id="power-tower"),
         pytest.param("(-8) ** 0.5", "not a real number", id="complex-result"),
@@ -109,7 +123,9 @@ def test_calculator_never_builds_a_huge_number(monkeypatch: pytest.MonkeyPatch) 
     def spy(value: object) -> calc.Number:
         nonlocal largest_bits
         if isinstance(value, Fraction):
-            largest_bits = max(largest_bits, value.numerator.bit_length(), value.denominator.bit_length())
+            largest_bits = max(
+                largest_bits, value.numerator.bit_length(), value.denominator.bit_length()
+            )
         return original(value)
 
     monkeypatch.setattr(calc, "_checked", spy)

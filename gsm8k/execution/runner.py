@@ -21,11 +21,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import IO, Any, Literal
 
 from gsm8k.execution.bootstrap import BOOTSTRAP
+from gsm8k.execution.cgroup import CgroupError, entering, sandbox_cgroup
 from gsm8k.execution.isolation import (
     UID_POOL,
     Isolation,
@@ -127,8 +128,15 @@ def run_program(
     scratch = tempfile.mkdtemp(prefix="gsm8k-program-") if isolation == "process" else None
     read_end, write_end = os.pipe()
     write_open = True
+    out_of_memory = False
     try:
-        with UID_POOL.uid() as uid, tempfile.TemporaryFile() as source:
+        with (
+            UID_POOL.uid() as uid,
+            tempfile.TemporaryFile() as source,
+            sandbox_cgroup(
+                limits.memory_mb * 1024 * 1024, limits.processes, enabled=scratch is None
+            ) as cgroup,
+        ):
             # An already-unlinked file: the source never stays on disk, even after a crash.
             source.write(code.encode("utf-8", "replace"))
             source.seek(0)
@@ -137,7 +145,9 @@ def run_program(
             )
             environment = sandbox_environment()
             if scratch is None:
-                command = bwrap_command(str(find_bwrap()), python_runtime(), arguments)
+                command = entering(
+                    cgroup, bwrap_command(str(find_bwrap()), python_runtime(), arguments)
+                )
             else:
                 environment |= {"HOME": scratch, "TMPDIR": scratch}
                 command = [sys.executable, "-I", "-S", *arguments]
@@ -168,6 +178,9 @@ def run_program(
                 )
             finally:
                 _kill(process)
+            out_of_memory = cgroup is not None and cgroup.out_of_memory()
+    except CgroupError as error:  # the machine's failure, not the program's: this sample's only
+        return ExecutionResult("crashed", None, str(error), "", time.monotonic() - started)
     finally:
         os.close(read_end)
         if write_open:
@@ -175,7 +188,7 @@ def run_program(
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     seconds = time.monotonic() - started
-    return outcome(
+    result = outcome(
         streams["channel"],
         streams["stdout"],
         streams["stderr"],
@@ -184,6 +197,10 @@ def run_program(
         timed_out=streams.timed_out,
         timeout_seconds=limits.timeout_seconds,
     )
+    if out_of_memory:  # even if the program went on to a result: part of it was killed
+        limit = f"the sandbox's memory limit of {limits.memory_mb} MB (all its processes)"
+        return replace(result, status="memory", value=None, error=f"{limit} reached")
+    return result
 
 
 @dataclass
