@@ -162,3 +162,39 @@ def test_real_mgsm_exemplar_answers_grade_correctly() -> None:
         if not grade(row["answer"], str(row["answer_number"]))[1]
     ]
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "<think>\nAnswer: none so far.\n</think>\nThe answer is 18.",
+        "Okay so 9*2.\nAnswer: unknown until I compute.\n</think>\n**Final Answer**\n\\boxed{18}",
+        "Answer: N/A (see below)\n\nWe get 9*2 = 18.\n\n\\boxed{18}",
+        "<think>\nANSWER: NONE?\nNo, 9 * 2 = 18.\n</think>\nANSWER: 18",
+    ],
+)
+def test_an_earlier_none_does_not_decide_a_numeric_item(completion: str) -> None:
+    """Only the final answer outside reasoning counts; a passing `Answer: none` is working."""
+    extraction, correct = grade(completion, "18")
+    assert correct and extraction.answer == "18"
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "<think>It cannot be determined... wait, it can: 9*2=18.</think>\nShe has 18 apples.",
+        "At first it seems it cannot be determined, but 9*2 = 18.\nShe has 18 apples.",
+        "The store does not give enough information about how many. Assuming 3 bags, she has 18.",
+        "ANSWER: NONE\n\nActually the answer is 18.",
+        "<think>\nThe price is missing.\nANSWER: NONE\n</think>\nShe pays 18 dollars.",
+    ],
+)
+def test_a_passing_none_then_a_number_is_not_a_declaration(completion: str) -> None:
+    extraction, correct = grade(completion, "NONE")
+    assert not correct and extraction.answer == "18"
+
+
+def test_a_final_none_after_reasoning_still_counts() -> None:
+    completion = "<think>Maybe ANSWER: 18? No, the price is never given.</think>\nANSWER: NONE"
+    assert grade(completion, "NONE")[1]
+    assert declares_unanswerable("<think>unclosed, cannot be determined") is None

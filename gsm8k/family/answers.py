@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from gsm8k.extract import Extraction, Rule, extract_answer
+from gsm8k.extract import Extraction, Rule, extract_answer, split_reasoning
 from gsm8k.numbers import parse_number
 
 UNANSWERABLE = "NONE"
@@ -49,6 +49,7 @@ _DECLARED_VALUE = re.compile(
     rf"\b(?:none|n/a|na|unknown|undetermined|indeterminate|{_CANNOT_PHRASE})\b", re.IGNORECASE
 )
 _DECLARED_IN_PROSE = re.compile(rf"\b(?:{_CANNOT_PHRASE})", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 _FRACTION_TARGET = re.compile(r"\s*(-?\d+)\s*/\s*(\d+)\s*")
 _DECIMAL_TARGET = re.compile(r"\s*-?\d+\.(?P<decimals>\d+)\s*")
 ROUNDED_TARGET_MIN_DECIMALS = 2
@@ -64,17 +65,34 @@ class Declaration(Extraction):
 
 
 def declares_unanswerable(completion: str) -> str | None:
-    """The text in which the completion says its question cannot be answered, or ``None``.
+    """The text in which the completion finally says its question cannot be answered, or ``None``.
 
-    The last ``ANSWER:`` line decides when there is one; otherwise the prose may say so.
+    Only the final statement counts, and only outside reasoning blocks (working, not an answer):
+
+    * the last ``ANSWER:`` line decides when there is one, unless an explicit answer (``\\boxed``,
+      "the answer is", ``####``, a JSON field) states a number after it;
+    * otherwise the prose may say so, when no number follows the sentence that says it (a passing
+      "cannot be determined" before the model works out a number is not a declaration).
     """
-    lines = list(_ANSWER_LINE.finditer(completion))
+    visible, _, unclosed = split_reasoning(completion)
+    if unclosed:
+        return None
+    lines = list(_ANSWER_LINE.finditer(visible))
     if lines:
-        value = lines[-1].group("value").strip()
+        last = lines[-1]
+        value = last.group("value").strip()
         declared = _DECLARED_VALUE.search(value) is not None and not re.search(r"\d", value)
-        return lines[-1].group(0).strip() if declared else None
-    found = _DECLARED_IN_PROSE.search(completion)
-    return found.group(0) if found else None
+        if not declared or _states_number(visible[last.end() :]):
+            return None
+        return last.group(0).strip()
+    found = None
+    for match in _DECLARED_IN_PROSE.finditer(visible):
+        found = match
+    if found is None:
+        return None
+    sentence_end = _SENTENCE_END.search(visible, found.end())
+    after = "" if sentence_end is None else visible[sentence_end.end() :]
+    return None if re.search(r"\d", after) else found.group(0)
 
 
 def grade_special_target(
@@ -111,8 +129,14 @@ def grade_special_target(
     return extraction, extraction.value.quantize(step, rounding=ROUND_HALF_UP) == value
 
 
+def _states_number(text: str) -> bool:
+    """Whether ``text`` states a number by an explicit rule (not the last-number fallback)."""
+    extraction = extract_answer(text)
+    return extraction.value is not None and extraction.rule != "last_number"
+
+
 def _has_answer_line(completion: str) -> bool:
-    return _ANSWER_LINE.search(completion) is not None
+    return _ANSWER_LINE.search(split_reasoning(completion)[0]) is not None
 
 
 def _special_gold(target: str) -> tuple[Decimal, int | None] | None:
