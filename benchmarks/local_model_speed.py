@@ -21,14 +21,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelName
 
 from gsm8k.fewshot import chain_of_thought_response, strip_annotations
+from gsm8k.local.defaults import DEFAULT_MAX_TOKENS
 from gsm8k.local.llama import LlamaCppAPI
-from gsm8k.local.run import DEFAULT_MAX_TOKENS
 from gsm8k.local.timing import RunTimings, run_timings
 from gsm8k.task import gsm8k
 
@@ -93,26 +92,21 @@ def end_to_end(limit: int) -> RunTimings:
     return timings
 
 
-def reference_lengths(vocabulary: Any) -> list[int]:
+def reference_lengths(api: LlamaCppAPI) -> list[int]:
     """Tokens in each test question's reference solution, formatted as the exemplars show it."""
     lengths = []
     for sample in gsm8k(fewshot=0).dataset:
         solution = strip_annotations((sample.metadata or {})["solution"])
         response = chain_of_thought_response(solution, str(sample.target))
-        lengths.append(len(vocabulary.tokenize(response.encode(), add_bos=False)))
+        lengths.append(len(asyncio.run(api.tokenize(response))))
     return lengths
 
 
 def reference_length_floor(limit: int, timings: RunTimings) -> None:
     """How long reference solutions are, and the generation time for a model that wrote them."""
-    from llama_cpp import Llama
-
-    from gsm8k.local.bundled import resolve_model_file
-
-    vocabulary = Llama(
-        model_path=str(resolve_model_file("smollm2")), vocab_only=True, verbose=False
-    )
-    lengths = reference_lengths(vocabulary)
+    api = LlamaCppAPI("smollm2")
+    lengths = reference_lengths(api)
+    api.close()
     deciles = statistics.quantiles(lengths, n=100)
     over_cap = sum(length > DEFAULT_MAX_TOKENS for length in lengths)
     print(

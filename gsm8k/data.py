@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from inspect_ai._util.error import PrerequisiteError
+
 DATA_DIR_ENV = "GSM8K_DATA_DIR"
 """Environment variable whose value, when set, is the default ``dataset`` (a local directory)."""
 
@@ -59,8 +61,11 @@ HUB_DATASETS: dict[str, HubDataset] = {
 DEFAULT_SOURCE = "gsm8k"
 
 
-class DatasetUnavailableError(RuntimeError):
-    """The hub cannot be reached and the requested files are not in the local cache."""
+class DatasetUnavailableError(PrerequisiteError, RuntimeError):
+    """The hub cannot be reached and the requested files are not in the local cache.
+
+    A ``PrerequisiteError``: Inspect's CLI prints it as one message, without a traceback.
+    """
 
 
 @dataclass(frozen=True)
@@ -213,14 +218,25 @@ def _load_hub_split(hub: HubDataset, split: str, parameter: str) -> LoadedSplit:
         f"{hub.config}/{split}-*.parquet",
         split,
         hub.config,
-        offline_recipe(parameter),
+        offline_recipe(parameter, hub.repo_id),
     )
 
 
-def offline_recipe(parameter: str = "dataset") -> str:
+def offline_recipe(parameter: str = "dataset", repo_id: str = "openai/gsm8k") -> str:
     """How to run offline, for a caller that takes its dataset as ``parameter``: a task
-    parameter (``-T dataset=PATH``) or a command-line option such as ``--dataset``."""
+    parameter (``-T dataset=PATH``) or a command-line option such as ``--dataset``.
+
+    For the few-shot examples (``fewshot_dataset``) the recipe names that source: the user may
+    well have given ``-T dataset=`` already (a GSM8K-Platinum copy has no train split).
+    """
     option = f"{parameter} PATH" if parameter.startswith("--") else f"-T {parameter}=PATH"
+    if parameter == "fewshot_dataset":
+        return (
+            f"The few-shot examples come from the train split of {repo_id}. To run offline, "
+            f"pass a local copy of it: {option} (a directory with train.jsonl from "
+            f"openai/grade-school-math), or set {DATA_DIR_ENV}=PATH to such a GSM8K copy; "
+            "-T fewshot=0 needs no examples."
+        )
     return (
         f"To run offline, pass a local copy: {option} (a directory with test.jsonl and "
         f"train.jsonl from openai/grade-school-math), or set {DATA_DIR_ENV}=PATH."

@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 
 import pytest
+from inspect_ai._util.error import PrerequisiteError
 
 from gsm8k.data import DatasetUnavailableError, load_split, read_jsonl
 from gsm8k.task import gsm8k
@@ -126,3 +127,64 @@ def test_test_only_directory_takes_exemplars_from_default_source(
     task = gsm8k(dataset=str(tmp_path), fewshot=2)
     assert task.metadata is not None
     assert task.metadata["fewshot_dataset"] == str((mini_data / "train.jsonl").resolve())
+
+
+def test_missing_examples_offline_name_their_source_not_the_given_dataset(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A GSM8K-Platinum copy has no train split, so its examples come from GSM8K's; offline, the
+    error must point at that exemplar source (fewshot_dataset), not at -T dataset= which the user
+    already gave."""
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    platinum = tmp_path / "platinum"
+    platinum.mkdir()
+    (platinum / "test.jsonl").write_text(
+        json.dumps({"question": "What is 2 + 2?", "answer": "2 + 2 = 4\n#### 4"}) + "\n"
+    )
+    with pytest.raises(DatasetUnavailableError) as raised:
+        gsm8k(dataset=str(platinum), fewshot=2)
+    message = str(raised.value)
+    assert "-T fewshot_dataset=PATH" in message
+    assert "train split of openai/gsm8k" in message
+    assert "-T dataset=" not in message
+    assert isinstance(raised.value, PrerequisiteError)
+
+
+def test_offline_hint_uses_the_callers_option_syntax(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(DatasetUnavailableError, match=r"pass a local copy: --dataset PATH"):
+        load_split("gsm8k", "test", parameter="--dataset")
+
+
+def test_offline_cli_error_is_one_message_without_traceback(tmp_path: Path) -> None:
+    """The real `inspect eval` command, offline with nothing cached: Inspect prints a
+    PrerequisiteError as a short message instead of a long traceback."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(__file__).parents[1]
+    inspect_cli = shutil.which("inspect", path=str(Path(sys.executable).parent)) or "inspect"
+    environment = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_HUB_CACHE": str(tmp_path / "cache"),
+        "PWD": str(root),
+        "COLUMNS": "200",
+    }
+    environment.pop("GSM8K_DATA_DIR", None)
+    result = subprocess.run(
+        [inspect_cli, "eval", "gsm8k/task.py", "--model", "mockllm/model", "--limit", "1",
+         "--log-dir", str(tmp_path / "logs"), "--display", "plain"],
+        cwd=root, env=environment, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "Traceback" not in output
+    assert "offline mode is on" in output and "-T dataset=PATH" in output
+    assert len(output.strip().splitlines()) < 15, output

