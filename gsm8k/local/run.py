@@ -85,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     from inspect_ai import eval as inspect_eval
+    from inspect_ai._util.error import PrerequisiteError
 
     from gsm8k.task import gsm8k
 
@@ -99,19 +100,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     try:
         task = gsm8k(**task_args)  # type: ignore[arg-type]
+        # Generation settings (max tokens, stop, temperature, one request at a time) are the
+        # gguf provider's own defaults, so this run and `inspect eval ... --model gguf/...` are
+        # the same.
+        logs = inspect_eval(
+            task,
+            model=f"{PROVIDER_NAME}/{model_name}",
+            model_args=model_args,
+            limit=args.limit or None,
+            max_tokens=args.max_tokens,
+            log_dir=args.log_dir,
+        )
     except (TypeError, ValueError) as error:
         print(f"gsm8k-local: {error}", file=sys.stderr)
         return 2
-    # Generation settings (max tokens, stop, temperature, one request at a time) are the gguf
-    # provider's own defaults, so this run and `inspect eval ... --model gguf/...` are the same.
-    logs = inspect_eval(
-        task,
-        model=f"{PROVIDER_NAME}/{model_name}",
-        model_args=model_args,
-        limit=args.limit or None,
-        max_tokens=args.max_tokens,
-        log_dir=args.log_dir,
-    )
+    except PrerequisiteError as error:  # offline without data, llama.cpp missing, ...
+        print(f"gsm8k-local: {error.message}", file=sys.stderr)
+        return 2
     if not logs:
         # Interrupted (Ctrl-C): Inspect has already written what finished as a cancelled log.
         print(
