@@ -392,7 +392,8 @@ def test_the_python_tool_runs_at_most_the_budgets_programs_per_sample(tmp_path: 
 
 
 def test_the_python_tool_budget_counts_sandbox_seconds(tmp_path: Path) -> None:
-    limits = Limits(timeout_seconds=1.5, cpu_seconds=1)
+    # the wall clock, not the CPU limit, ends each run: every run uses at least its 1.5 s
+    limits = Limits(timeout_seconds=1.5, cpu_seconds=3)
     replies = _tool_replies(
         limits, ProgramBudget(runs=100, seconds=4), "while True:\n    pass", 8, tmp_path
     )
