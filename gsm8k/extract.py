@@ -290,9 +290,27 @@ class _Reader:
         """The number a snippet states: after the last `=` if it shows working (`9 * 2 = 18`)."""
         if _PLACEHOLDER.fullmatch(snippet):
             return None
-        stated = snippet.rsplit("=", 1)[-1] if "=" in snippet else snippet
+        equals = _last_working_equals(snippet)
+        stated = snippet if equals is None else snippet[equals + 1 :]
         dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
         return parse_number(stated.replace("\\%", "%"), dot_thousands)
+
+
+def _last_working_equals(snippet: str) -> int | None:
+    """The position of the last `=` that shows working (`9 * 2 = 18`), or ``None``.
+
+    An `=` inside an open bracket is an aside after the stated value (`18 (= 9 × 2)`,
+    `18 (with x = 2)`), not working that leads to it.
+    """
+    depth, found = 0, None
+    for position, char in enumerate(snippet):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(0, depth - 1)
+        elif char == "=" and depth == 0:
+            found = position
+    return found
 
 
 def _cut_continuation(completion: str) -> str:

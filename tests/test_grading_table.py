@@ -804,6 +804,36 @@ HASH_ROWS = [
     ),
 ]
 
+ASIDE_ROWS = [
+    # An `=` inside brackets after the stated value is an aside, not working that leads to it.
+    row(
+        "Shells: 9 * 2 = 18.\nANSWER: 18 (= 9 × 2)",
+        "18",
+        "18",
+        "answer_line",
+        id="aside-equals",
+    ),
+    row(
+        "So x = 2 bags.\nThe answer is 18 (with x = 2).",
+        "18",
+        "18",
+        "answer_is",
+        id="aside-x-equals",
+    ),
+    row("#### 18 (x = 2)", "18", "18", "hash_line", id="aside-after-hash"),
+    row("\\boxed{18 \\text{ (since } x = 2)}", "18", "18", "boxed", id="aside-in-boxed-text"),
+    row("ANSWER: 18 [x = 2]", "18", "18", "answer_line", id="aside-square-brackets"),
+    row("ANSWER: (9 * 2) = 18", "18", "18", "answer_line", id="bracketed-working-then-equals"),
+    row("The answer is 2 + (3 * 4) = 14.", "14", "14", "answer_is", id="working-with-brackets"),
+    row(
+        "ANSWER: 9 * 2 = 18 (dollars)",
+        "18",
+        "18",
+        "answer_line",
+        id="working-then-unit-aside",
+    ),
+]
+
 ALL_ROWS = (
     ROWS
     + JSON_ROWS
@@ -814,6 +844,7 @@ ALL_ROWS = (
     + FOLLOW_UP_ROWS
     + FALLBACK_ROWS
     + HASH_ROWS
+    + ASIDE_ROWS
 )
 
 
