@@ -51,7 +51,7 @@ _DOT_THOUSANDS = r"|\d{1,3}(?:\.\d{3})+(?![\d.])"  # 1.596 where the text groups
 def _number_pattern(dot_thousands: bool) -> re.Pattern[str]:
     thousands = _THOUSANDS + (_DOT_THOUSANDS if dot_thousands else "")
     return re.compile(
-        rf"(?<![{_NOT_BEFORE}])(?P<sign>[-−])?(?:[$£€¥₹]\s?)?"
+        rf"(?<![{_NOT_BEFORE}])(?P<sign>[-−])?(?:\\?[$£€¥₹]\s?)?"
         rf"(?P<digits>{thousands}|\d+)"
         r"(?P<decimals>\.\d+|,\d{1,2}(?![\d,]))?"
         r"(?P<exponent>[eE][-+]?\d{1,4}(?![\d.]))?"

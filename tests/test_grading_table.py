@@ -832,6 +832,16 @@ ASIDE_ROWS = [
         "answer_line",
         id="working-then-unit-aside",
     ),
+    row("\\boxed{-\\$18}", "-18", "-18", "boxed", id="minus-before-escaped-dollar-boxed"),
+    row(
+        "She lost money.\nANSWER: −\\$18",
+        "-18",
+        "-18",
+        "answer_line",
+        id="unicode-minus-escaped-dollar",
+    ),
+    row("\\boxed{\\$1,234}", "1234", "1234", "boxed", id="escaped-dollar-thousands"),
+    row("It costs \\$5 - \\$3 = \\$2.", "2", "2", "last_number", id="escaped-dollar-subtraction"),
 ]
 
 ALL_ROWS = (
