@@ -1,8 +1,19 @@
 """Entry point for Inspect: the task (``inspect eval gsm8k/gsm8k``), the majority-vote reducer and
 the in-process ``gguf/`` model provider, registered when Inspect loads installed extensions."""
 
+from inspect_ai._eval.registry import task_register
+from inspect_ai._util.registry import registry_info
+
 from gsm8k.local.provider import gguf
 from gsm8k.reducers import majority_answer
 from gsm8k.task import gsm8k
+
+TASK_NAME = "gsm8k/gsm8k"
+
+# Inspect namespaces a task by its distribution's name, which it finds only for a regular install:
+# under `pip install -e .` the task registers as plain `gsm8k` and `gsm8k/gsm8k` would not resolve.
+_info = registry_info(gsm8k)
+if _info.name != TASK_NAME:
+    task_register(gsm8k, TASK_NAME, _info.metadata["attribs"], _info.metadata["params"])
 
 __all__ = ["gguf", "gsm8k", "majority_answer"]

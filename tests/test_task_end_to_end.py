@@ -121,3 +121,13 @@ def test_package_entry_point_registers_task_provider_and_reducer() -> None:
     registry = entry.load()
     assert entry.value == "gsm8k._registry"
     assert {"gsm8k", "gguf", "majority_answer"} <= set(registry.__all__)
+
+
+def test_namespaced_task_name_resolves_from_an_editable_install() -> None:
+    # The tests run from an editable install (or the checkout on sys.path), where Inspect cannot
+    # see the distribution's namespace by itself.
+    from inspect_ai._util.registry import registry_lookup
+
+    import gsm8k._registry  # noqa: F401  (registers the namespaced name)
+
+    assert registry_lookup("task", "gsm8k/gsm8k") is not None
