@@ -172,6 +172,8 @@ _EXPLICIT_ANSWER = re.compile(
     rf"|<answer>|{_ANSWER_PHRASES}",
     re.IGNORECASE | re.MULTILINE,
 )
+_NEGATED_NUMBER = re.compile(r"\bnot[ \t]+[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*", re.IGNORECASE)
+_NOT_BEFORE_NUMBER = re.compile(r"\bnot[ \t]+$", re.IGNORECASE)
 _PLACEHOLDER = re.compile(
     r"[ \t*_`]*(?:\$|\\\$)?[ \t]*(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*", re.IGNORECASE
 )
@@ -292,6 +294,8 @@ class _Reader:
             return None
         equals = _last_working_equals(snippet)
         stated = snippet if equals is None else snippet[equals + 1 :]
+        # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
+        stated = _NEGATED_NUMBER.sub(" ", stated)
         dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
         return parse_number(stated.replace("\\%", "%"), dot_thousands)
 
@@ -475,6 +479,8 @@ def _scan_numbers(reader: _Reader, start: int, wanted: Decimal | None) -> _Scan:
             continue
         if _LIST_MARKER.match(text, match.end()) and _starts_line(text, match.start()):
             continue
+        if _NOT_BEFORE_NUMBER.search(text, max(0, match.start() - 6), match.start()):
+            continue  # `The answer is NOT 18.`: a value ruled out is not the answer
         value = value_with_fraction(match, text)
         if value is not None:
             pending = (value, match.group(0))

@@ -842,6 +842,24 @@ ASIDE_ROWS = [
     ),
     row("\\boxed{\\$1,234}", "1234", "1234", "boxed", id="escaped-dollar-thousands"),
     row("It costs \\$5 - \\$3 = \\$2.", "2", "2", "last_number", id="escaped-dollar-subtraction"),
+    row(
+        "ANSWER: not 18 but 20",
+        "18",
+        "20",
+        "answer_line",
+        correct=False,
+        id="negated-value-ruled-out",
+    ),
+    row(
+        "The answer is NOT 18.",
+        "18",
+        None,
+        "none",
+        correct=False,
+        id="negated-only-value-no-answer",
+    ),
+    row("ANSWER: 20 (not 18)", "20", "20", "answer_line", id="negated-aside-after-value"),
+    row("She has not 18 but 20 apples.", "20", "20", "last_number", id="negated-in-fallback"),
 ]
 
 ALL_ROWS = (
