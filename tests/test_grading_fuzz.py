@@ -21,8 +21,11 @@ LARGE = 200_000
 """Characters in the large adversarial completion (about the longest a model emits)."""
 SECONDS_PER_LARGE = 2.0
 """Most CPU time grading one LARGE completion may take."""
-MAX_GROWTH = 8.0
-"""Most the time may grow when the input grows 4 times (linear: 4; quadratic: 16)."""
+GROWTH_FACTOR = 8
+"""How many times larger the large input is than the small one."""
+MAX_GROWTH = 24.0
+"""Most the time may grow when the input grows 8 times (linear: 8; quadratic: 64). The wide
+margin absorbs allocator and cache effects and a busy machine; quadratic work still fails."""
 TIMER_FLOOR = 0.01
 """Times below this are timer noise; ratios are taken against at least this much."""
 
@@ -141,14 +144,14 @@ def test_numbers_of_any_length_are_read_exactly(negative: bool, digits: str) -> 
 def test_adversarial_completion_is_graded_in_linear_time(name: str) -> None:
     build = CASES[name]
     large = build(LARGE)
-    small = build(LARGE // 4)
+    small = build(LARGE // GROWTH_FACTOR)
     for _attempt in range(2):  # one retry: a single slow measurement on a busy machine
         time_large = seconds_per_completion(large)
-        time_small = seconds_per_completion(small)
+        time_small = seconds_per_completion(small, repeats=3)
         growth = time_large / max(time_small, TIMER_FLOOR)
         if time_large <= SECONDS_PER_LARGE and growth <= MAX_GROWTH:
             return
-    pytest.fail(f"{name}: {time_large:.3f} s for {LARGE:,} characters, {growth:.1f}x for 4x input")
+    pytest.fail(f"{name}: {time_large:.3f} s for {LARGE:,} characters, {growth:.1f}x for {GROWTH_FACTOR}x input")
 
 
 @pytest.mark.parametrize(

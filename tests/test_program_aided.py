@@ -70,7 +70,7 @@ def test_hostile_programs_end_as_scored_failures_quickly(
 ) -> None:
     started = time.monotonic()
     result = run_program(program, FAST)
-    assert time.monotonic() - started < FAST.timeout_seconds + 10  # generous: a busy machine
+    assert time.monotonic() - started < FAST.timeout_seconds + 60  # generous: a busy machine
     assert result.status == status, result
     assert reason in (result.error or "")
 
