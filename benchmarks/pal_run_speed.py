@@ -15,14 +15,12 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import Task
-from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
+from benchmarks.run_speed import timed_eval
 from gsm8k.task import gsm8k
 
 
@@ -50,27 +48,6 @@ def instant_model(answers: dict[str, str], mode: str) -> Any:
     return get_model(f"mockllm/instant-{mode}", custom_outputs=respond, memoize=False)
 
 
-def timed_eval(task: Task, model: Any, limit: int | None) -> tuple[float, float]:
-    """Wall seconds and accuracy. (Not CPU time: this process's rusage does not count the
-    programs inside bubblewrap's PID namespace.)"""
-    started = time.perf_counter()
-    [log] = inspect_eval(
-        task,
-        model=model,
-        limit=limit,
-        display="none",
-        log_dir=None,
-        max_connections=32,
-        log_samples=False,
-        score_display=False,
-    )
-    seconds = time.perf_counter() - started
-    assert log.status == "success", log.error
-    assert log.results is not None
-    accuracy = log.results.scores[0].metrics["accuracy"].value
-    return seconds, accuracy
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--limit", type=int, default=None)
@@ -84,7 +61,10 @@ def main() -> int:
     samples = args.limit or len(answers)
     for mode in args.modes.split(","):
         task = gsm8k(dataset=str(data), fewshot=5, mode=mode)  # type: ignore[arg-type]
-        seconds, accuracy = timed_eval(task, instant_model(answers, mode), args.limit)
+        # Wall time, not CPU: this process's rusage does not count the programs inside
+        # bubblewrap's PID namespace.
+        timing = timed_eval(task, instant_model(answers, mode), args.limit)
+        seconds, accuracy = timing.wall, timing.accuracy
         print(
             f"mode={mode}: {samples} samples in {seconds:.1f} s "
             f"({seconds / samples * 1000:.1f} ms/sample), accuracy {accuracy:.3f}"
