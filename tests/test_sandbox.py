@@ -451,3 +451,34 @@ def test_the_log_records_which_memory_limit_applied(mini_data: Path) -> None:
     assert task.metadata is not None
     assert task.metadata["memory_limit"] == memory_limit_kind()
     assert gsm8k(dataset=str(mini_data), fewshot=0).metadata["memory_limit"] is None  # type: ignore[index]
+
+
+KEYRING_NOTE = """
+import ctypes
+libc = ctypes.CDLL(None)
+libc.syscall.restype = ctypes.c_long
+note = b"the answer to this question is 42"
+libc.syscall(248, b"user", b"note", note, len(note), ctypes.c_int(-4))  # add_key, user keyring
+ans = 1
+"""
+KEYRING_READ = """
+import ctypes
+libc = ctypes.CDLL(None)
+libc.syscall.restype = ctypes.c_long
+key = libc.syscall(250, 10, ctypes.c_int(-4), b"user", b"note", 0)  # keyctl(KEYCTL_SEARCH)
+buffer = ctypes.create_string_buffer(200)
+if key > 0:
+    libc.syscall(250, 11, ctypes.c_long(key), buffer, 200)  # keyctl(KEYCTL_READ)
+print(buffer.value.decode() or "nothing")
+ans = 1
+"""
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="system call numbers are x86_64's")
+def test_a_program_cannot_leave_a_note_for_a_later_sample_in_the_kernel_keyring() -> None:
+    # Each sandbox runs under a user id never used before, so the per-user keyring is new.
+    for _ in range(3):
+        assert run_program(KEYRING_NOTE, FAST).status == "ok"
+        reader = run_program(KEYRING_READ, FAST)
+        assert reader.status == "ok"
+        assert "42" not in reader.stdout, reader.stdout

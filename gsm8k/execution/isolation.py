@@ -18,8 +18,8 @@ which the process limit counts only the sandbox's own processes.
 from __future__ import annotations
 
 import functools
-import itertools
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -39,8 +39,9 @@ SCRATCH_BYTES = 16 * 1024 * 1024
 """Size of the scratch tmpfs: a program cannot fill the evaluator's disk or memory through it."""
 SANDBOX_PATH = "/usr/bin:/bin"
 FIRST_SANDBOX_UID = 1_900_000_000
-"""Per-run user ids (root evaluators only) are taken from here up: far above any real account."""
-UIDS_PER_PROCESS = 10_000
+"""Per-run user ids (root evaluators only) are drawn from here up: far above any real account."""
+SANDBOX_UIDS = 2_000_000_000
+"""How many ids there are to draw from (the last one stays below 2**32 - 1, "no user")."""
 
 
 @dataclass(frozen=True)
@@ -167,12 +168,15 @@ def bwrap_command(bwrap: str, runtime: Runtime, python_arguments: list[str]) -> 
 
 
 class _UidPool:
-    """Distinct user ids for the sandboxes running at once in this process."""
+    """A fresh user id for every sandbox (root evaluators only).
+
+    Never reusing an id matters: the kernel keeps some state per user id beyond a process's life
+    (the user keyring), which a program could otherwise use to leave notes for a later sample.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._taken: set[int] = set()
-        self._base = FIRST_SANDBOX_UID + (os.getpid() % 10_000) * UIDS_PER_PROCESS
 
     @contextmanager
     def uid(self) -> Iterator[int | None]:
@@ -181,13 +185,15 @@ class _UidPool:
             yield None
             return
         with self._lock:
-            slot = next(i for i in itertools.count() if i not in self._taken)
-            self._taken.add(slot)
+            uid = FIRST_SANDBOX_UID + secrets.randbelow(SANDBOX_UIDS)
+            while uid in self._taken:
+                uid = FIRST_SANDBOX_UID + secrets.randbelow(SANDBOX_UIDS)
+            self._taken.add(uid)
         try:
-            yield self._base + slot % UIDS_PER_PROCESS
+            yield uid
         finally:
             with self._lock:
-                self._taken.discard(slot)
+                self._taken.discard(uid)
 
 
 UID_POOL = _UidPool()
