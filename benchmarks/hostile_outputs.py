@@ -73,7 +73,7 @@ def run_task(replies, target="18", rss=False, **parameters):
     [sample] = log.samples
     if sample.error:
         return report(f"sample error: {short(sample.error.message)}", seconds, rss)
-    # the exact grader (first in the text modes only since 1.1.0), else pal_grader
+    # the exact grader (first in the text modes since 1.1.0), else pal_grader
     scores = sample.scores
     score = scores.get("gsm8k_grader") or scores.get("pal_grader") or next(iter(scores.values()))
     value = score.value["accuracy"] if isinstance(score.value, dict) else score.value

@@ -65,7 +65,7 @@ from gsm8k.numbers import normalize, parse_gold
 from gsm8k.reducers import majority_answer
 from gsm8k.scorer import gsm8k_grader
 
-TASK_VERSION = "1.2.0"
+TASK_VERSION = "1.1.0"
 DEFAULT_FEWSHOT = 5
 DEFAULT_FEWSHOT_SEED = 42
 DEFAULT_PLACEMENT: Placement = "user"
