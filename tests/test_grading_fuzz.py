@@ -151,7 +151,10 @@ def test_adversarial_completion_is_graded_in_linear_time(name: str) -> None:
         growth = time_large / max(time_small, TIMER_FLOOR)
         if time_large <= SECONDS_PER_LARGE and growth <= MAX_GROWTH:
             return
-    pytest.fail(f"{name}: {time_large:.3f} s for {LARGE:,} characters, {growth:.1f}x for {GROWTH_FACTOR}x input")
+    pytest.fail(
+        f"{name}: {time_large:.3f} s for {LARGE:,} characters, "
+        f"{growth:.1f}x for {GROWTH_FACTOR}x input"
+    )
 
 
 @pytest.mark.parametrize(
