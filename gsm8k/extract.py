@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
-from typing import Literal
+from typing import Literal, get_args
 
 from gsm8k.numbers import (
     normalize,
@@ -63,17 +63,7 @@ Rule = Literal[
     "none",
 ]
 
-RULES: tuple[Rule, ...] = (
-    "answer_line",
-    "json",
-    "answer_tag",
-    "hash_line",
-    "boxed",
-    "answer_is",
-    "a_line",
-    "last_number",
-    "none",
-)
+RULES: tuple[Rule, ...] = get_args(Rule)
 """Every rule, in the order they are tried; ``none`` means no answer was found."""
 
 UNCLOSED_REASONING = "reasoning block never closed: the model did not reach a final answer"
