@@ -1,7 +1,8 @@
 """The exact GSM8K grader as an Inspect scorer, with format, no-answer and truncation rates.
 
-Every value that is aggregated lives in ``Score.value`` (a dict), so each has its own metric and
-survives epoch reduction; what is only for reading (the rule that fired) lives in metadata.
+Every value that is aggregated lives in ``Score.value`` (a dict), so each survives epoch
+reduction: the two accuracies have their own scores in the log with an interval, the rates beside
+them are one ``rates`` metric; what is only for reading (the rule that fired) lives in metadata.
 Grading one sample never raises: an abnormal output is scored with its reason (``Score.reason``),
 a failure that is not the model's is unscored with its reason, and the run goes on.
 """
@@ -16,7 +17,6 @@ from inspect_ai.scorer import (
     Scorer,
     Target,
     accuracy,
-    mean,
     scorer,
     stderr,
 )
@@ -28,6 +28,7 @@ from gsm8k.extract import Extraction, extract_answer
 from gsm8k.family.answers import grade_special_target
 from gsm8k.intervals import question_stderr, wilson_ci
 from gsm8k.numbers import parse_gold, same_number
+from gsm8k.rates import rates
 from gsm8k.reasons import TRUNCATION_STOP_REASONS, engine_error, is_blank
 
 ACCURACY = "accuracy"
@@ -68,13 +69,14 @@ OFF_LOOP_CHARACTERS = 20_000
 
 
 @scorer(
-    metrics={
-        ACCURACY: [accuracy(), stderr(), question_stderr(), wilson_ci()],
-        STRICT_ACCURACY: [accuracy(), stderr(), question_stderr(), wilson_ci()],
-        FORMAT_FOLLOWED: [mean()],
-        NO_ANSWER: [mean()],
-        TRUNCATED: [mean()],
-    }
+    metrics=[
+        {
+            ACCURACY: [accuracy(), stderr(), question_stderr(), wilson_ci()],
+            STRICT_ACCURACY: [accuracy(), stderr(), question_stderr(), wilson_ci()],
+        },
+        # One pass for the plain rates, not a copy of every score per key (gsm8k.rates).
+        rates([FORMAT_FOLLOWED, NO_ANSWER, TRUNCATED]),
+    ]
 )
 def gsm8k_grader() -> Scorer:
     """Grade the final answer exactly: documented extraction rules, no rounding of integers.

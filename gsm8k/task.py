@@ -178,6 +178,7 @@ def gsm8k(
         ),
         solver=[*vote_check(votes), *offered_tools(tools, policy), prompt, guarded_generate()],
         scorer=gsm8k_scorers(mode, policy),
+        headline_metric=headline(mode),
         epochs=voting(votes),
         sandbox=compose_sandbox(sandbox),
         message_limit=None if tools == "none" else 2 * settings.fewshot + 2 + MAX_TOOL_MESSAGES,
@@ -221,6 +222,7 @@ def preset_task(
         ),
         solver=[*vote_check(votes), *setup.solvers],
         scorer=[gsm8k_grader(), *setup.scorers],
+        headline_metric=headline("cot"),
         config=setup.config,
         epochs=voting(votes),
         version=TASK_VERSION,
@@ -377,5 +379,10 @@ def gsm8k_scorers(mode: Mode, policy: CodePolicy) -> list[Scorer]:
     GSM8K results (it rounds to 5 significant digits); ``pal`` grades the program's result."""
     if mode == "pal":
         return [pal_grader(Limits(), policy.in_sandbox, policy.isolation)]
-    # The exact grader first: Inspect shows the first scorer's accuracy as the run's headline.
     return [gsm8k_grader(), match(numeric=True)]
+
+
+def headline(mode: Mode) -> str:
+    """The run's headline in Inspect's summary, log list and viewer: the exact grader's accuracy
+    (named, since the grader's rates come before its accuracies in the log's scores)."""
+    return f"{'pal_grader' if mode == 'pal' else 'gsm8k_grader'}.accuracy"

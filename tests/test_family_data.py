@@ -126,7 +126,8 @@ def test_mgsm_language_prompt_and_ids(family_data: Path) -> None:
     assert "Die Antwort ist 12.\n\nFrage: Janet hat 16 Eier" in prompt
     assert prompt.endswith("\nSchritt-für-Schritt-Antwort:")
     assert "ANSWER" not in prompt
-    assert log.results.scores[0].metrics["accuracy"].value == 1.0
+    headline = next(score for score in log.results.scores if score.name == "accuracy")
+    assert headline.metrics["accuracy"].value == 1.0
 
 
 @pytest.mark.parametrize(

@@ -127,9 +127,11 @@ def test_pal_mode_end_to_end(mini_data: Path, tmp_path: Path, sandbox: str | Non
     assert log.status == "success"
     metrics = {s.name: {k: m.value for k, m in s.metrics.items()} for s in log.results.scores}
     assert metrics["accuracy"]["accuracy"] == pytest.approx(3 / 6)
-    assert metrics["timeout"]["mean"] == pytest.approx(1 / 6)
-    assert metrics["no_program"]["mean"] == pytest.approx(1 / 6)
-    assert metrics["execution_error"]["mean"] == 0
+    assert metrics["pal_grader"]["timeout"] == pytest.approx(1 / 6)
+    assert metrics["pal_grader"]["no_program"] == pytest.approx(1 / 6)
+    assert metrics["pal_grader"]["execution_error"] == 0
+    headline = log.results.headline
+    assert (headline.scorer, headline.score) == ("pal_grader", "accuracy")
     samples = {s.id: s.scores["pal_grader"] for s in log.samples}
     assert samples[0].metadata["code"].startswith("def solution():")
     assert samples[4].metadata["status"] == "timeout"

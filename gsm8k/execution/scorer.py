@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from decimal import Context, Decimal, localcontext
 
-from inspect_ai.scorer import Score, Scorer, Target, accuracy, mean, scorer, stderr
+from inspect_ai.scorer import Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from gsm8k import reasons
@@ -17,6 +17,7 @@ from gsm8k.execution.result_line import MAX_RESULT_DIGITS
 from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits
 from gsm8k.intervals import question_stderr, wilson_ci
 from gsm8k.numbers import DECIMAL_TOLERANCE, normalize, parse_gold, same_number
+from gsm8k.rates import rates
 from gsm8k.reasons import TRUNCATION_STOP_REASONS, engine_error, is_blank
 
 ACCURACY = "accuracy"
@@ -30,12 +31,10 @@ EXACT = Context(prec=2 * MAX_RESULT_DIGITS + 20)
 
 
 @scorer(
-    metrics={
-        ACCURACY: [accuracy(), stderr(), question_stderr(), wilson_ci()],
-        EXECUTION_ERROR: [mean()],
-        TIMEOUT: [mean()],
-        NO_PROGRAM: [mean()],
-    }
+    metrics=[
+        {ACCURACY: [accuracy(), stderr(), question_stderr(), wilson_ci()]},
+        rates([EXECUTION_ERROR, TIMEOUT, NO_PROGRAM]),
+    ]
 )
 def pal_grader(
     limits: Limits = DEFAULT_LIMITS, in_sandbox: bool = False, isolation: Isolation = "bwrap"
