@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gsm8k.compare.locations import add_selection_arguments
+
 EXIT_NOT_COMPARABLE = 3
 DESCRIPTION = (
     "Which model is better on GSM8K, by how much, and how sure: reads the Inspect logs in "
@@ -44,11 +46,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="rank runs even when their settings or samples differ",
     )
+    add_selection_arguments(parser)
     args = parser.parse_args(argv)
 
     from gsm8k.compare.locations import LogLocationError
     from gsm8k.compare.report import build, markdown
-    from gsm8k.compare.runs import read_runs
+    from gsm8k.compare.runs import read_runs, select_runs
 
     # One location: paths in the report are shown relative to it.
     base = args.log_dir[0] if len(args.log_dir) == 1 else "."
@@ -66,7 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gsm8k-compare: no GSM8K logs with samples under {where}", file=sys.stderr)
         return 2
     try:
-        report = build(scan.runs, args.allow_mismatch, scan.skipped, base)
+        runs = select_runs(scan.runs, args.model, args.variant)
+        report = build(runs, args.allow_mismatch, scan.skipped, base)
     except ValueError as error:
         print(f"gsm8k-compare: {error}", file=sys.stderr)
         return 2
@@ -76,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.methods:
         from gsm8k.compare.methods import markdown as methods_card
 
-        measured = [run for run in scan.runs if run.samples]
+        measured = [run for run in runs if run.samples]
         args.methods.write_text(methods_card(measured), encoding="utf-8")
     if args.png:
         from gsm8k.compare.plot import forest_plot

@@ -288,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     import sys
     from pathlib import Path
 
-    from gsm8k.compare.runs import load_runs
+    from gsm8k.compare.locations import add_selection_arguments
+    from gsm8k.compare.runs import load_runs, select_runs
 
     parser = argparse.ArgumentParser(
         prog="gsm8k-family",
@@ -309,9 +310,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="pair runs even when their models or settings differ",
     )
+    add_selection_arguments(parser, variant=False)
     args = parser.parse_args(argv)
     try:  # a location that cannot be read is a ValueError too (LogLocationError)
-        report = build(load_runs(args.log_dir, "gsm8k-family"), args.allow_mismatch)
+        runs = select_runs(load_runs(args.log_dir, "gsm8k-family"), args.model, None)
+        report = build(runs, args.allow_mismatch)
     except ValueError as error:
         print(f"gsm8k-family: {error}", file=sys.stderr)
         return 2

@@ -34,6 +34,17 @@ def add_locations_argument(parser: argparse.ArgumentParser, default: str | None 
         )
 
 
+def add_selection_arguments(parser: argparse.ArgumentParser, variant: bool = True) -> None:
+    """``--model`` (and ``--variant``): one part of a store that holds an eval set."""
+    parser.add_argument(
+        "--model", help="only this model's runs, named as in the logs (openai/gpt-4o-mini)"
+    )
+    if variant:
+        parser.add_argument(
+            "--variant", help="only runs on this dataset (gsm8k, gsm-symbolic-p2, mgsm-de, ...)"
+        )
+
+
 class LogLocationError(ValueError):
     """A location that holds no folder or log file, or cannot be reached."""
 

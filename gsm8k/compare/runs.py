@@ -53,8 +53,9 @@ from gsm8k.compare.settings import (
     model_args,
     task_settings,
 )
+from gsm8k.family_set import FAMILY_SET_TASKS
 
-TASK_NAMES = frozenset({"gsm8k", "gsm8k/gsm8k"})
+TASK_NAMES = frozenset({"gsm8k", "gsm8k/gsm8k", *FAMILY_SET_TASKS})
 TRUNCATED_STOP_REASONS = frozenset({"max_tokens", "model_length"})
 INCOMPLETE_STATUSES = frozenset({"started", "cancelled", "error"})
 
@@ -155,6 +156,30 @@ def load_runs(log_dir: LogLocations, program: str = "gsm8k-compare") -> list[Run
     if not scan.runs:
         raise ValueError(f"no GSM8K logs with samples under {', '.join(where)}")
     return scan.runs
+
+
+def select_runs(runs: Sequence[Run], model: str | None, variant: str | None) -> list[Run]:
+    """The runs of ``model`` on ``variant`` (``None``: any), for a store that holds an eval set of
+    several models and variants.
+
+    Raises:
+        ValueError: when no run matches; the message names what the store holds.
+    """
+    chosen = [
+        run
+        for run in runs
+        if (model is None or run.model == model)
+        and (variant is None or run.settings.get("variant") == variant)
+    ]
+    if not chosen:
+        flags = (("--model", model), ("--variant", variant))
+        asked = " on ".join(f"{flag} {value}" for flag, value in flags if value)
+        models = ", ".join(sorted({run.model for run in runs}))
+        variants = ", ".join(sorted({str(run.settings.get("variant")) for run in runs}))
+        raise ValueError(f"no runs match {asked}: the logs hold models {models}; datasets {variants}")
+    if len(chosen) < len(runs):
+        assign_labels(chosen)  # labels name what differs among the runs reported, no others
+    return chosen
 
 
 def _task_name(log: EvalLog) -> str:
