@@ -176,7 +176,8 @@ def select_runs(runs: Sequence[Run], model: str | None, variant: str | None) -> 
         asked = " on ".join(f"{flag} {value}" for flag, value in flags if value)
         models = ", ".join(sorted({run.model for run in runs}))
         variants = ", ".join(sorted({str(run.settings.get("variant")) for run in runs}))
-        raise ValueError(f"no runs match {asked}: the logs hold models {models}; datasets {variants}")
+        held = f"the logs hold models {models}; datasets {variants}"
+        raise ValueError(f"no runs match {asked}: {held}")
     if len(chosen) < len(runs):
         assign_labels(chosen)  # labels name what differs among the runs reported, no others
     return chosen
