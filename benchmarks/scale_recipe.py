@@ -1,39 +1,42 @@
-"""The scale recipe end to end, with wall times: one eval set over models x variants into one log
-store, interrupted and resumed, then ``gsm8k-family`` and ``gsm8k-compare`` over that store.
+"""The scale recipe end to end, as commands, with wall times: one ``inspect eval-set`` over two
+models x three datasets into one log store, interrupted and resumed, then one ``gsm8k-family``
+and one ``gsm8k-compare`` over that store.
 
-    python benchmarks/scale_recipe.py                 # a local folder (a temporary one)
-    python benchmarks/scale_recipe.py --store logs/set
-    python benchmarks/scale_recipe.py --s3            # an S3 server (moto) on 127.0.0.1
+    python -m benchmarks.scale_recipe                 # a local folder (a temporary one)
+    python -m benchmarks.scale_recipe --store logs/set
+    python -m benchmarks.scale_recipe --s3            # an S3 server (moto) on 127.0.0.1
 
-Two scripted models (zero latency, no network) answer from a table; the data are the test
-fixtures (GSM8K, GSM-Symbolic P2 and GSM-Plus mini, a few questions each). The first attempt
-fails on one question for both models, as a provider outage would; the second resumes, running
-only what the first did not finish. The reports are run as their commands (``python -m``) over
-the store, as a user would run them.
+The two models are scripted (zero latency, no network): an OpenAI-compatible server on 127.0.0.1
+(:mod:`benchmarks.scripted_server`) answers from a table, reached through Inspect's
+``openai-api/scripted/<model>`` provider as a served local model would be. Model B is wrong on
+one question. The data are the test fixtures (GSM8K, GSM-Symbolic P2 and GSM-Plus mini, a few
+questions each). In the first attempt the server drops every request for one question, as a
+provider outage would; the same command run again resumes, running only what did not finish.
+Every step is run as the command a user would type, and printed before it runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import eval_set
-from inspect_ai.log import list_eval_logs, read_eval_log
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
-
-from gsm8k.task import gsm8k
+from benchmarks.scripted_server import ScriptedServer
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "family"
-VARIANTS = (None, "gsm-symbolic-p2", "gsm-plus-mini")
-"""GSM8K itself (the copy in GSM8K_DATA_DIR) and two variants beside it."""
+FAMILY_SET = "gsm8k/family_set.py"
+TASKS = ("gsm8k_original", "gsm_symbolic_p2", "gsm_plus_mini")
+MODELS = ("openai-api/scripted/model-a", "openai-api/scripted/model-b")
 ANSWERS = {
     "Janet": "18",
     "robe": "3",
@@ -42,82 +45,159 @@ ANSWERS = {
     "pencils": "123456",
     "factory": "2880000",
 }
+OUTAGE_ON = "robe"
+"""The question whose requests are dropped in the first attempt (both models)."""
 
 
-def scripted(name: str, fail_on: str | None, wrong_on: str | None) -> Any:
-    """A model answering from ``ANSWERS``; raises on ``fail_on``, is wrong on ``wrong_on``."""
+class ScriptedModels:
+    """Both models' replies: model B is wrong on the robe question; an outage drops that one."""
 
-    def respond(messages: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
-        prompt = next(m.text for m in reversed(messages) if m.role == "user")
+    def __init__(self) -> None:
+        self.outage = True
+
+    def __call__(self, model: str, prompt: str) -> str | None:
         question = prompt.rsplit("Question:", 1)[-1]
-        if fail_on and fail_on in question:
-            raise ConnectionError("connection reset by peer")
+        if self.outage and OUTAGE_ON in question:
+            return None
         answer = next((a for key, a in ANSWERS.items() if key in question), "0")
-        if wrong_on and wrong_on in question:
+        if model == "model-b" and "robe" in question:
             answer = "4"
-        output = ModelOutput.from_content(name, f"Worked it out.\nANSWER: {answer}")
-        output.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
-        return output
-
-    return get_model(f"mockllm/{name}", custom_outputs=respond, memoize=False)
+        return f"Worked it out.\nANSWER: {answer}"
 
 
-def run_set(store: str, interrupted: bool) -> tuple[bool, float]:
-    fail = "robe" if interrupted else None
-    models = [scripted("model-a", fail, None), scripted("model-b", fail, "robe")]
-    tasks = [gsm8k(dataset=variant, fewshot=0) for variant in VARIANTS]
-    started = time.perf_counter()
-    done, _ = eval_set(tasks, log_dir=store, model=models, retry_attempts=0, display="none")
-    return done, time.perf_counter() - started
+@dataclass
+class Step:
+    command: list[str]
+    exit_code: int
+    seconds: float
+    stdout: str
+    stderr: str
 
 
-def report(command: str, arguments: list[str]) -> float:
+@dataclass
+class RecipeResult:
+    steps: list[Step] = field(default_factory=list)
+    family: dict[str, Any] = field(default_factory=dict)
+    compare: dict[str, Any] = field(default_factory=dict)
+
+
+def eval_set_command(store: str) -> list[str]:
+    return [
+        str(Path(sys.executable).with_name("inspect")),
+        "eval-set",
+        *(f"{FAMILY_SET}@{name}" for name in TASKS),
+        "--model",
+        ",".join(MODELS),
+        "--log-dir",
+        store,
+        "-T",
+        "fewshot=0",
+        "--retry-attempts",
+        "0",  # the outage ends the attempt; re-running the command is the retry
+        "--max-retries",
+        "0",
+        "--display",
+        "plain",
+    ]
+
+
+def report_commands(store: str, out: Path) -> list[list[str]]:
+    python = [sys.executable, "-m"]
+    return [
+        [
+            *python,
+            "gsm8k.compare.family",
+            store,
+            "--model",
+            MODELS[0],
+            "--json",
+            str(out / "family.json"),
+        ],
+        [
+            *python,
+            "gsm8k.compare.cli",
+            store,
+            "--variant",
+            "gsm8k",
+            "--json",
+            str(out / "compare.json"),
+        ],
+    ]
+
+
+def run_step(command: list[str], env: dict[str, str], echo: bool) -> Step:
+    if echo:
+        print(f"$ {shlex.join(_shown(command))}", flush=True)
     started = time.perf_counter()
     finished = subprocess.run(
-        [sys.executable, "-m", command, *arguments], capture_output=True, text=True, check=False
+        command, env=env, cwd=ROOT, capture_output=True, text=True, check=False
     )
-    seconds = time.perf_counter() - started
-    sys.stdout.write(finished.stdout)
-    if finished.returncode != 0:
-        sys.stdout.write(finished.stderr)
-    print(f"[{command}: exit {finished.returncode}, {seconds:.2f} s]\n")
-    return seconds
+    step = Step(
+        command,
+        finished.returncode,
+        time.perf_counter() - started,
+        finished.stdout,
+        finished.stderr,
+    )
+    if echo:
+        print(f"[exit {step.exit_code}, {step.seconds:.2f} s]", flush=True)
+    return step
 
 
-def recipe(store: str) -> None:
-    print(f"store: {store}")
-    done, first = run_set(store, interrupted=True)
-    print(f"eval-set, first attempt (interrupted): complete={done}, {first:.2f} s")
-    done, second = run_set(store, interrupted=False)
-    print(f"eval-set, resumed: complete={done}, {second:.2f} s")
-    headers = [read_eval_log(info, header_only=True) for info in list_eval_logs(store)]
-    model_a = [h.location for h in headers if h.eval.model == "mockllm/model-a"]
-    on_gsm8k = [h.location for h in headers if (h.eval.metadata or {}).get("variant") == "gsm8k"]
-    print(f"logs in the store: {len(headers)}\n")
-    family = report("gsm8k.compare.family", model_a)
-    compare = report("gsm8k.compare.cli", on_gsm8k)
-    print(f"wall: eval-set {first + second:.2f} s, family {family:.2f} s, compare {compare:.2f} s")
+def run_recipe(store: str, out: Path, env: dict[str, str], echo: bool = False) -> RecipeResult:
+    """The whole recipe; ``env`` adds to this process's environment (data, S3 credentials)."""
+    result = RecipeResult()
+    models = ScriptedModels()
+    with ScriptedServer(models) as server:
+        environment = os.environ | env | server.environment()
+        environment.pop("GSM8K_FAMILY_DIR", None)  # variants beside GSM8K_DATA_DIR's copy
+        for outage in (True, False):
+            models.outage = outage
+            result.steps.append(run_step(eval_set_command(store), environment, echo))
+    for command in report_commands(store, out):
+        result.steps.append(run_step(command, os.environ | env, echo))
+        if echo:
+            sys.stdout.write(result.steps[-1].stdout + "\n")
+    result.family = _read_json(out / "family.json")
+    result.compare = _read_json(out / "compare.json")
+    return result
 
 
-def with_s3_server() -> None:
+def _read_json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def _shown(command: list[str]) -> list[str]:
+    """The command as a user types it (``inspect``, ``gsm8k-family``), not this process's paths."""
+    names = {"gsm8k.compare.family": "gsm8k-family", "gsm8k.compare.cli": "gsm8k-compare"}
+    if command[0] == sys.executable and command[1] == "-m":
+        return [names.get(command[2], command[2]), *command[3:-2]]
+    return [Path(command[0]).name, *command[1:]]
+
+
+def s3_store() -> tuple[Any, str, dict[str, str]]:
+    """A moto S3 server on 127.0.0.1 with an empty bucket: (server, store URI, environment)."""
     import boto3
     from moto.server import ThreadedMotoServer
 
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
-    try:
-        host, port = server.get_host_and_port()
-        os.environ |= {
-            "AWS_ACCESS_KEY_ID": "testing",
-            "AWS_SECRET_ACCESS_KEY": "testing",
-            "AWS_DEFAULT_REGION": "us-east-1",
-            "AWS_ENDPOINT_URL": f"http://{host}:{port}",
-        }
-        bucket = f"gsm8k-{uuid.uuid4().hex[:8]}"
-        boto3.client("s3").create_bucket(Bucket=bucket)
-        recipe(f"s3://{bucket}/gsm8k-set")
-    finally:
-        server.stop()
+    host, port = server.get_host_and_port()
+    env = {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_ENDPOINT_URL": f"http://{host}:{port}",
+    }
+    bucket = f"gsm8k-{uuid.uuid4().hex[:8]}"
+    boto3.client(
+        "s3",
+        endpoint_url=env["AWS_ENDPOINT_URL"],
+        region_name=env["AWS_DEFAULT_REGION"],
+        aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"],
+    ).create_bucket(Bucket=bucket)
+    return server, f"s3://{bucket}/gsm8k-set", env
 
 
 def main() -> int:
@@ -125,17 +205,29 @@ def main() -> int:
     parser.add_argument("--store", help="log store (default: a temporary folder)")
     parser.add_argument("--s3", action="store_true", help="use an S3 server on 127.0.0.1")
     args = parser.parse_args()
-    os.environ["GSM8K_DATA_DIR"] = str(FIXTURES / "gsm8k")
-    os.environ.pop("GSM8K_FAMILY_DIR", None)
-    if args.s3:
-        with_s3_server()
-    elif args.store:
-        recipe(args.store)
-    else:
-        with tempfile.TemporaryDirectory() as folder:
-            recipe(str(Path(folder) / "gsm8k-set"))
+    env = {"GSM8K_DATA_DIR": str(FIXTURES / "gsm8k")}
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        server = None
+        if args.s3:
+            server, store, s3_env = s3_store()
+            env |= s3_env
+        else:
+            store = args.store or str(out / "gsm8k-set")
+        print(f"store: {store}\n")
+        try:
+            result = run_recipe(store, out, env, echo=True)
+        finally:
+            if server is not None:
+                server.stop()
+    first, second, family, compare = (step.seconds for step in result.steps)
+    print(
+        f"wall: eval-set {first:.2f} s interrupted + {second:.2f} s resumed, "
+        f"gsm8k-family {family:.2f} s, gsm8k-compare {compare:.2f} s"
+    )
     print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    return 0
+    codes = [step.exit_code for step in result.steps]
+    return 0 if codes[1:] == [0, 0, 0] and codes[0] != 0 else 1
 
 
 if __name__ == "__main__":
