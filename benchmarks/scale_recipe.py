@@ -197,7 +197,7 @@ def s3_store() -> tuple[Any, str, dict[str, str]]:
         aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
         aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"],
     ).create_bucket(Bucket=bucket)
-    return server, f"s3://{bucket}/gsm8k-set", env
+    return server, f"s3://{bucket}/family-set", env
 
 
 def main() -> int:
@@ -213,7 +213,7 @@ def main() -> int:
             server, store, s3_env = s3_store()
             env |= s3_env
         else:
-            store = args.store or str(out / "gsm8k-set")
+            store = args.store or str(out / "family-set")
         print(f"store: {store}\n")
         try:
             result = run_recipe(store, out, env, echo=True)

@@ -50,7 +50,7 @@ def test_eval_set_on_a_local_folder(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_eval_set_on_s3(s3_bucket: str, tmp_path: Path) -> None:  # noqa: F811
-    check_store(f"{s3_bucket}/gsm8k-set", tmp_path)
+    check_store(f"{s3_bucket}/family-set", tmp_path)
 
 
 def test_family_set_tasks_choose_their_own_dataset() -> None:
