@@ -104,3 +104,48 @@ def test_the_sandboxs_own_compose_converter_cannot_carry_these_limits() -> None:
         convert_compose_to_helm_values(COMPOSE_FILE)
     for key in ("cap_drop", "read_only", "tmpfs", "pids_limit", "ulimits"):
         assert key in str(refused.value)
+
+
+def test_helm_renders_the_chart_with_these_limits() -> None:
+    """``helm lint`` and ``helm template`` of the sandbox's chart with these values: what a cluster
+    would be given. Runs where a ``helm`` binary is on PATH (or in ``$HELM``)."""
+    import os
+    import shutil
+    import subprocess
+
+    helm = os.environ.get("HELM") or shutil.which("helm")
+    if helm is None:
+        pytest.skip("no helm binary (PATH or $HELM)")
+    chart = str(chart_dir())
+    lint = subprocess.run(
+        [helm, "lint", chart, "-f", str(K8S_VALUES)], capture_output=True, text=True, check=False
+    )
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    rendered = subprocess.run(
+        [helm, "template", "gsm8k", chart, "-f", str(K8S_VALUES)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert rendered.returncode == 0, rendered.stderr
+    documents = [doc for doc in yaml.safe_load_all(rendered.stdout) if doc]
+    [statefulset] = [doc for doc in documents if doc["kind"] == "StatefulSet"]
+    pod = statefulset["spec"]["template"]["spec"]
+    assert pod["runtimeClassName"] == "gvisor"
+    assert pod["automountServiceAccountToken"] is False
+    [container] = [
+        c for c in pod["containers"] if c["image"] == values()["services"]["default"]["image"]
+    ]
+    security = container["securityContext"]
+    assert security["allowPrivilegeEscalation"] is False
+    assert security["readOnlyRootFilesystem"] is True
+    assert security["runAsUser"] == 10001 and security["capabilities"]["drop"] == ["ALL"]
+    assert container["resources"]["limits"] == {"cpu": "1", "memory": "1Gi"}
+    scratch = [v for v in pod["volumes"] if v.get("emptyDir", {}).get("medium") == "Memory"]
+    assert [v["emptyDir"]["sizeLimit"] for v in scratch] == ["64Mi"]
+    # Egress only to the cluster's DNS (for names in the namespace) and the sandbox's own pods.
+    [egress] = [
+        doc for doc in documents if doc["kind"] == "CiliumNetworkPolicy" and "egress" in doc["spec"]
+    ]
+    for rule in egress["spec"]["egress"]:
+        assert set(rule) <= {"toEndpoints", "toPorts"}, rule
