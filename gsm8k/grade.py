@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -124,10 +125,13 @@ class TargetLookup:
         return self._targets.get(sample_id)
 
     def _load(self) -> dict[str, str]:
-        from gsm8k.data import default_source, load_split
+        from gsm8k.data import DATA_DIR_ENV, default_source, load_split
         from gsm8k.task import records_to_samples
 
-        loaded = load_split(self.source or default_source(), self.split, parameter="--dataset")
+        # The error names what the user set: --dataset, or GSM8K_DATA_DIR in its absence.
+        from_env = self.source is None and bool(os.environ.get(DATA_DIR_ENV))
+        parameter = DATA_DIR_ENV if from_env else "--dataset"
+        loaded = load_split(self.source or default_source(), self.split, parameter=parameter)
         targets: dict[str, str] = {}
         for index, sample in enumerate(records_to_samples(loaded)):
             targets[str(sample.id)] = str(sample.target)
@@ -190,7 +194,7 @@ def grade_line(
     target = str(row["target"]) if "target" in row else lookup(sample_id)
     if target is None:
         reason = (
-            f"the dataset could not be loaded ({lookup.error})"
+            "the dataset could not be loaded (its error is on stderr, once)"
             if lookup.error
             else f"id {sample_id!r} is not a sample id or index of the {lookup.split} split"
         )
@@ -328,7 +332,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
                 graded.append(result)
                 out.write(json.dumps({"line": number, **result.to_json()}) + "\n")
     if lookup.error:
-        print(f"gsm8k-grade: --dataset: {lookup.error}", file=sys.stderr)
+        # Named as the user gave it: an option they passed, or the default they did not choose.
+        place = "--dataset" if args.dataset else "the default dataset (no --dataset given)"
+        print(f"gsm8k-grade: {place}: {lookup.error}", file=sys.stderr)
     for failure in failed[:MAX_ERRORS_SHOWN]:
         print(f"gsm8k-grade: {name}:{failure.line}: {failure.error}", file=sys.stderr)
     if len(failed) > MAX_ERRORS_SHOWN:

@@ -65,7 +65,14 @@ def wilson_ci(level: float = CONFIDENCE_LEVEL) -> Metric:
             originals = {(score.sample_metadata or {})[cluster] for score in scores}
             if len(originals) < 2:
                 return {"lower": 0.0, "upper": 1.0}
-        return _metric(ci_wilson(level, cluster=cluster))(scores)
+        value = _metric(ci_wilson(level, cluster=cluster))(scores)
+        if not isinstance(value, dict):
+            return value
+        # At 0% and 100% the bound is exact but floating point leaves 1e-17 in the log.
+        return {
+            key: round(bound, 12) if isinstance(bound, float) else bound
+            for key, bound in value.items()
+        }
 
     return compute
 

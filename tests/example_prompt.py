@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from gsm8k.task import gsm8k
@@ -21,8 +22,15 @@ def render(data_dir: Path) -> str:
     def reply(prompt: str) -> str:
         return "ANSWER: 18"
 
-    log = run_eval(gsm8k(dataset=str(data_dir), **EXAMPLE_ARGS), scripted_model(reply), limit=1)
-    messages = [m for m in log.samples[0].messages if m.role != "assistant"]
+    # Its log goes to a temporary folder: the user's logs/ holds their own runs only.
+    with tempfile.TemporaryDirectory() as log_dir:
+        log = run_eval(
+            gsm8k(dataset=str(data_dir), **EXAMPLE_ARGS),
+            scripted_model(reply),
+            limit=1,
+            log_dir=log_dir,
+        )
+        messages = [m for m in log.samples[0].messages if m.role != "assistant"]
     blocks = [f"[{message.role}]\n{message.text}" for message in messages]
     return "\n".join([BEGIN, "```text", *blocks, "```", END])
 
@@ -30,5 +38,5 @@ def render(data_dir: Path) -> str:
 if __name__ == "__main__":
     data = os.environ.get("GSM8K_DATA_DIR")
     if not data:
-        sys.exit("set GSM8K_DATA_DIR to a local GSM8K copy")
+        sys.exit("tests.example_prompt: set GSM8K_DATA_DIR to a folder with GSM8K's test.jsonl")
     print(render(Path(data)))

@@ -218,7 +218,7 @@ def test_originals_the_gsm8k_run_lacks_are_named_with_the_command_that_pairs_the
     assert entry["variant"] == "gsm-symbolic-p2" and entry["missing"] == [3]
     text = markdown(report)
     assert "1 of its 2 originals lack a GSM8K result" in text
-    assert f"--sample-id 3 --log-dir {tmp_path}" in text
+    assert f"--sample-id 3 --log-dir {tmp_path} --model {report['model']}`" in text
 
 
 def test_one_original_bounds_nothing_about_the_others() -> None:

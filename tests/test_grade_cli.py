@@ -207,7 +207,8 @@ def test_offline_hint_names_the_grade_option(
     stdin = json.dumps({"id": "3", "completion": "ANSWER: 1"}) + "\n" + GOOD
     code, rows, err = run(["-", "--dataset", "gsm8k"], capsys, stdin)
     assert code == EXIT_SOME_FAILED and rows[1]["correct"]
-    assert "--dataset PATH" in rows[0]["error"] and "-T dataset" not in err
+    assert "--dataset PATH" in err and "-T dataset" not in err
+    assert "its error is on stderr" in rows[0]["error"]
 
 
 @pytest.mark.parametrize(
@@ -237,3 +238,24 @@ def test_a_stop_reason_that_is_not_text_names_the_line(capsys: pytest.CaptureFix
     row = {"id": "t", "completion": "ANSWER: 18", "target": "18", "stop_reason": 3}
     code, rows, err = run(["-"], capsys, json.dumps(row) + "\n")
     assert code == EXIT_SOME_FAILED and "stop_reason" in rows[0]["error"] and ":1:" in err
+
+
+def test_a_default_dataset_that_cannot_load_names_the_variable_not_an_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GSM8K_DATA_DIR", str(tmp_path / "missing"))
+    stdin = (
+        json.dumps({"id": "3", "completion": "1"})
+        + "\n"
+        + json.dumps({"id": "4", "completion": "2"})
+    )
+    code, rows, err = run(["-"], capsys, stdin)
+    assert code == EXIT_SOME_FAILED
+    first = err.splitlines()[0]
+    assert first.startswith(
+        "gsm8k-grade: the default dataset (no --dataset given): GSM8K_DATA_DIR="
+    )
+    assert "--dataset=" not in err
+    # The loading error is said once, not on every line that needed it.
+    assert err.count("is neither a known dataset") == 1
+    assert all("its error is on stderr" in row["error"] for row in rows)

@@ -63,6 +63,13 @@ def test_independent_questions_get_the_plain_wilson_interval() -> None:
     assert question_stderr()(scores) == pytest.approx(plain_stderr)
 
 
+@pytest.mark.parametrize("value", [0, 1])
+def test_all_wrong_or_all_right_bounds_are_exactly_zero_and_one(value: int) -> None:
+    interval = wilson_ci()(sample_scores([value] * 20, list(range(20))))
+    exact = interval["lower"] if value == 0 else interval["upper"]
+    assert exact == float(value)  # not 1e-17 left by floating point, as the log would show
+
+
 def test_unpaired_samples_are_taken_as_independent() -> None:
     interval = wilson_ci()(sample_scores(VALUES, None))
     assert (interval["lower"], interval["upper"]) == pytest.approx(wilson(10 / 16, 16, Z95))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 
@@ -22,7 +23,7 @@ def markdown(report: dict[str, Any]) -> str:
     lines += [f"Settings: {settings}" + (f"; generation: {generation}" if generation else ""), ""]
     lines += ["## Accuracy and paired drop from GSM8K", ""]
     lines += _table([report["baseline"], *report["variants"]])
-    lines += _unpaired_block(report.get("unpaired", []))
+    lines += _unpaired_block(report.get("unpaired", []), report.get("model"))
     if report["perturbations"]:
         lines += ["", "## GSM-Plus by perturbation", ""]
         lines += _table(report["perturbations"])
@@ -54,7 +55,7 @@ MAX_IDS = 40
 """Sample ids listed in one ``--sample-id`` before the list is cut (the JSON has them all)."""
 
 
-def _unpaired_block(unpaired: list[dict[str, Any]]) -> list[str]:
+def _unpaired_block(unpaired: list[dict[str, Any]], model: str | None) -> list[str]:
     """Why a drop is missing or covers fewer originals: the variant's items come from GSM8K
     questions the GSM8K run did not complete, and the command that runs those."""
     if not unpaired:
@@ -71,7 +72,7 @@ def _unpaired_block(unpaired: list[dict[str, Any]]) -> list[str]:
         lines.append(
             f"- {entry['variant']}: {len(entry['missing'])} of its {entry['originals']} originals "
             f"lack a GSM8K result: `inspect eval gsm8k/task.py --sample-id {ids} "
-            f"--log-dir {entry['log_dir']} --model ...`"
+            f"--log-dir {shlex.quote(entry['log_dir'])} --model {shlex.quote(model or 'MODEL')}`"
             + (f" (and {more} more ids, in the JSON report)" if more > 0 else "")
         )
     lines += [
