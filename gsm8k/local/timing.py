@@ -29,9 +29,10 @@ class RunTimings:
         share = self.prompt_tokens_cached / self.prompt_tokens if self.prompt_tokens else 0.0
         return (
             f"{self.samples} samples in {self.wall_seconds:.0f} s: "
-            f"prompt processing {self.prompt_seconds:.1f} s "
-            f"({self.prompt_tokens_cached:,} of {self.prompt_tokens:,} prompt tokens, {share:.0%}, "
-            f"reused from llama.cpp's cache), "
+            f"prompt processing {self.prompt_seconds:.1f} s for the "
+            f"{self.prompt_tokens - self.prompt_tokens_cached:,} prompt tokens not in llama.cpp's "
+            f"cache (the other {self.prompt_tokens_cached:,} of {self.prompt_tokens:,}, "
+            f"{share:.0%}, were reused), "
             f"generation {self.generation_seconds:.1f} s for {self.output_tokens:,} tokens "
             f"({self.generation_tokens_per_second:.0f} tokens/s)."
         )
