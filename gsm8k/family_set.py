@@ -5,14 +5,17 @@
     inspect eval-set gsm8k/family_set.py@gsm8k_original gsm8k/family_set.py@gsm_symbolic_p2 ...
 
 Each task is :func:`gsm8k.task.gsm8k` with its ``dataset`` set; every ``-T`` option applies to
-all of them (``dataset`` itself is refused: the task's name chooses it). A log names its variant
-as the dataset, display name and tag, exactly as ``-T dataset=`` would, so ``gsm8k-family`` and
-``gsm8k-compare`` read these logs as they read the task's own. Without ``@name`` the command runs
+all of them (a ``dataset`` other than the task's own is refused: the task's name chooses it).
+A log records the same arguments and names its variant the same way (dataset, display name, tag)
+as ``gsm8k/task.py -T dataset=...`` would, so ``gsm8k-family`` and ``gsm8k-compare`` merge and rank
+these logs with the task's own. Without ``@name`` the command runs
 every task below, the full family (about 27,000 items per model): name the ones wanted.
 """
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 from inspect_ai import Task, task
@@ -33,51 +36,79 @@ FAMILY_SET_TASKS = {
 
 
 def _variant(name: str, task_args: dict[str, Any]) -> Task:
-    if "dataset" in task_args:
+    own = FAMILY_SET_TASKS[name]
+    if task_args.get("dataset", own) != own:
         raise TaskInputError(
-            f"-T dataset: gsm8k/family_set.py@{name} sets its own dataset; "
+            f"-T dataset: gsm8k/family_set.py@{name} runs dataset={own!r}; "
             "run gsm8k/task.py for -T dataset=..."
         )
-    return gsm8k(dataset=FAMILY_SET_TASKS[name], **task_args)
+    return gsm8k(**{**task_args, "dataset": own})
+
+
+def member(function: Callable[..., Task]) -> Callable[..., Task]:
+    """Give a family task the parameters of :func:`gsm8k.task.gsm8k`, its ``dataset`` defaulting
+    to the variant's.
+
+    Inspect reads a task's signature to check ``-T`` names (a mistyped one is a warning, not a
+    traceback) and to record every argument with its default in the log. With the same
+    signature, a log of ``family_set.py@gsm_plus`` records the same arguments as
+    ``task.py -T dataset=gsm-plus``, so the two merge and rank together.
+    """
+    signature = inspect.signature(gsm8k)
+    parameters = [
+        parameter.replace(default=FAMILY_SET_TASKS[function.__name__])
+        if parameter.name == "dataset"
+        else parameter
+        for parameter in signature.parameters.values()
+    ]
+    function.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return function
 
 
 @task
+@member
 def gsm8k_original(**task_args: Any) -> Task:
     """GSM8K's test split (the baseline every variant is paired with)."""
     return _variant("gsm8k_original", task_args)
 
 
 @task
+@member
 def gsm8k_platinum(**task_args: Any) -> Task:
     """GSM8K-Platinum: the test split with flawed questions removed and labels fixed."""
     return _variant("gsm8k_platinum", task_args)
 
 
 @task
+@member
 def gsm_symbolic(**task_args: Any) -> Task:
     """GSM-Symbolic: 100 test questions as templates, 50 draws each."""
     return _variant("gsm_symbolic", task_args)
 
 
 @task
+@member
 def gsm_symbolic_p1(**task_args: Any) -> Task:
     """GSM-Symbolic P1: one added clause."""
     return _variant("gsm_symbolic_p1", task_args)
 
 
 @task
+@member
 def gsm_symbolic_p2(**task_args: Any) -> Task:
     """GSM-Symbolic P2: two added clauses."""
     return _variant("gsm_symbolic_p2", task_args)
 
 
 @task
+@member
 def gsm_plus(**task_args: Any) -> Task:
     """GSM-Plus: eight perturbations of each test question."""
     return _variant("gsm_plus", task_args)
 
 
 @task
+@member
 def gsm_plus_mini(**task_args: Any) -> Task:
     """GSM-Plus testmini: its 2,400-item subset."""
     return _variant("gsm_plus_mini", task_args)

@@ -13,7 +13,6 @@ from benchmarks.scale_recipe import FIXTURES, MODELS, run_recipe
 from gsm8k.compare.cli import main as compare_main
 from gsm8k.compare.family import main as family_main
 from gsm8k.compare.runs import read_runs
-from gsm8k.family_set import gsm_plus_mini
 from tests.s3_server import s3_bucket  # noqa: F401  (fixture)
 
 
@@ -51,11 +50,6 @@ def test_eval_set_on_a_local_folder(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_eval_set_on_s3(s3_bucket: str, tmp_path: Path) -> None:  # noqa: F811
     check_store(f"{s3_bucket}/family-set", tmp_path)
-
-
-def test_family_set_tasks_choose_their_own_dataset() -> None:
-    with pytest.raises(ValueError, match=r"-T dataset: gsm8k/family_set.py@gsm_plus_mini"):
-        gsm_plus_mini(dataset="gsm8k")
 
 
 def test_reports_name_a_location_they_cannot_read(
