@@ -228,5 +228,8 @@ def test_one_original_bounds_nothing_about_the_others() -> None:
     assert drop.drop == pytest.approx(0.125) and (drop.ci_low, drop.ci_high) == (-1.0, 1.0)
     assert paired_interval([1.0], [0.0]) == (1.0, -1.0, 1.0)
     assert clustered_interval(0.125, 8, 1, 0.0) == (0.0, 1.0)  # the log's wilson_ci says the same
-    # Two originals that moved alike still give the point the t interval degenerates to.
-    assert paired_interval([1.0, 1.0], [0.0, 0.0]) == (1.0, 1.0, 1.0)
+    # Two originals that moved alike: the t interval would be a point at +100 points; each
+    # direction bounded by Wilson's interval instead, so no change is not ruled out (McNemar's
+    # p is 0.5 too).
+    drop, low, high = paired_interval([1.0, 1.0], [0.0, 0.0])
+    assert drop == 1.0 and high == 1.0 and low == pytest.approx(-0.315, abs=1e-3)

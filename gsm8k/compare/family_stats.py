@@ -7,11 +7,7 @@ import math
 from dataclasses import dataclass
 from statistics import mean
 
-from scipy import stats
-
-from gsm8k.compare.stats import CONFIDENCE, SIGNIFICANCE, mcnemar_exact
-
-_Z = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+from gsm8k.compare.stats import SIGNIFICANCE, mcnemar_exact, paired_interval, wilson
 
 
 @dataclass(frozen=True)
@@ -65,15 +61,6 @@ def clustered_interval(
     return wilson(accuracy, effective)
 
 
-def wilson(proportion: float, count: float) -> tuple[float, float]:
-    """Wilson score interval for a proportion observed over ``count`` (possibly fractional)."""
-    z2 = _Z * _Z
-    centre = (proportion + z2 / (2 * count)) / (1 + z2 / count)
-    half = _Z * math.sqrt(proportion * (1 - proportion) / count + z2 / (4 * count * count))
-    half /= 1 + z2 / count
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def paired_drop(clusters: dict[int, list[float]], gold: dict[int, float]) -> Drop | None:
     """GSM8K minus the variant on the originals both have, per original."""
     common = sorted(set(clusters) & set(gold))
@@ -82,15 +69,7 @@ def paired_drop(clusters: dict[int, list[float]], gold: dict[int, float]) -> Dro
     original = [gold[i] for i in common]
     variant = [mean(clusters[i]) for i in common]
     differences = [o - v for o, v in zip(original, variant, strict=True)]
-    drop = mean(differences)
-    if len(common) < 2:
-        low, high = -1.0, 1.0  # one original says nothing about the others
-    elif len(set(differences)) == 1:
-        low = high = drop
-    else:
-        interval = stats.ttest_rel(original, variant).confidence_interval(CONFIDENCE)
-        # A drop lies in [-1, 1]; with few originals the t interval reaches past both ends.
-        low, high = max(-1.0, float(interval.low)), min(1.0, float(interval.high))
+    drop, low, high = paired_interval(original, variant)
     worse = sum(d > 0 for d in differences)
     better = sum(d < 0 for d in differences)
     p_value = mcnemar_exact(worse, better)

@@ -134,27 +134,52 @@ def wilson_interval(correct: int, total: int) -> tuple[float, float]:
     return float(interval.low), float(interval.high)
 
 
+def wilson(proportion: float, count: float) -> tuple[float, float]:
+    """Wilson score interval for a proportion observed over ``count`` (possibly fractional)."""
+    z = float(stats.norm.ppf(0.5 + CONFIDENCE / 2))
+    z2 = z * z
+    centre = (proportion + z2 / (2 * count)) / (1 + z2 / count)
+    half = z * math.sqrt(proportion * (1 - proportion) / count + z2 / (4 * count * count))
+    half /= 1 + z2 / count
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def mean_interval(values: list[float]) -> tuple[float, float]:
-    """t interval for the mean of per-question values in [0, 1], clipped to [0, 1]; a point
-    when the values do not vary."""
+    """t interval for the mean of per-question values in [0, 1], clipped to [0, 1].
+
+    When the values do not vary the t interval is a point, which no finite sample supports:
+    Wilson's interval over the questions is used instead (what the log's ``wilson_ci`` reports
+    for the same run), so three questions right in every epoch give 44%–100%, not 100%–100%.
+    """
     if len(values) < 2 or len(set(values)) == 1:
-        return mean(values), mean(values)
+        return wilson(mean(values), len(values))
     interval = stats.ttest_1samp(values, 0.0).confidence_interval(CONFIDENCE)
     return max(0.0, float(interval.low)), min(1.0, float(interval.high))
 
 
 def paired_interval(first: list[float], second: list[float]) -> tuple[float, float, float]:
-    """Mean of ``first - second`` over paired questions with its paired t interval:
-    ``(difference, low, high)``; a point when the differences do not vary, the whole range when
-    there is one question (it says nothing about the others)."""
+    """Mean of ``first - second`` over paired questions (values in [0, 1]) with its paired t
+    interval: ``(difference, low, high)``.
+
+    One question says nothing about the others: the whole range. When every question moved
+    alike the t interval is a point; instead each direction's share of questions is bounded by
+    Wilson's interval (none seen the other way is still up to Wilson's upper bound at 0), so
+    three questions all won give -12 to +100 points, in line with McNemar's p = 0.25.
+    """
     differences = [x - y for x, y in zip(first, second, strict=True)]
     difference = mean(differences)
-    if len(differences) < 2:
+    count = len(differences)
+    if count < 2:
         return difference, -1.0, 1.0
-    if len(set(differences)) <= 1:
-        return difference, difference, difference
+    if len(set(differences)) == 1:
+        unseen = wilson(0.0, count)[1]  # the share of questions that could move the other way
+        seen = abs(difference) * wilson(1.0, count)[0]
+        if difference == 0:
+            return difference, -unseen, unseen
+        low, high = seen - unseen, min(1.0, abs(difference) + unseen)
+        return (difference, low, high) if difference > 0 else (difference, -high, -low)
     interval = stats.ttest_rel(first, second).confidence_interval(CONFIDENCE)
-    return difference, float(interval.low), float(interval.high)
+    return difference, max(-1.0, float(interval.low)), min(1.0, float(interval.high))
 
 
 def discordant_counts(first: list[bool], second: list[bool]) -> tuple[int, int]:
