@@ -44,7 +44,7 @@ def test_eval_set_on_a_local_folder(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert compare_main([str(store), "--model", "openai/gpt-4o"]) == 2
     assert family_main([str(store), "--model", "openai/gpt-4o"]) == 2
     err = capsys.readouterr().err
-    assert "no runs match --model openai/gpt-4o: the logs hold models " in err
+    assert "no runs match --model 'openai/gpt-4o': the logs hold models " in err
     assert f"{MODELS[0]}, {MODELS[1]}; datasets gsm-plus-mini, gsm-symbolic-p2, gsm8k" in err
 
 

@@ -183,3 +183,38 @@ def test_a_reply_the_generate_guard_ended_is_scored_not_left_out() -> None:
     score = score_output(ended, "18", guarded=True)
     assert isinstance(score.value, dict) and score.value["accuracy"] == 0.0
     assert score.reason == reasons.NO_RESPONSE
+
+
+def test_compare_gives_the_command_that_runs_unscored_samples_again(
+    mini_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """eval-retry keeps an unscored sample as it is (it is no error): the report gives the
+    ``inspect eval`` that runs it again, and a run of it completes the run."""
+    import shlex
+
+    from gsm8k.compare.cli import main as compare_main
+    from gsm8k.compare.runs import read_runs
+
+    task = gsm8k(dataset=str(mini_data), fewshot=0)
+    run_eval(task, _flaky_model(), limit=3, log_dir=str(tmp_path), temperature=0.0)
+    compare_main([str(tmp_path)])
+    report = capsys.readouterr().out
+    entry = next(line for line in report.splitlines() if line.startswith("> - mockllm/flaky"))
+    assert "Complete it with" not in entry  # no failed sample: eval-retry would do nothing
+    assert "1 sample(s) left unscored by an engine or sandbox failure" in entry
+    command = entry.rsplit("`", 2)[-2]
+    words = shlex.split(command)
+    assert words[:2] == ["inspect", "eval"] and "--model" in words
+    assert words[words.index("--sample-id") + 1] == "1"
+    assert words[words.index("--log-dir") + 1] == str(tmp_path)
+    assert "fewshot=0" in words and words[words.index("--temperature") + 1] == "0.0"
+    # What that command runs: the same task, model and options on sample 1, into the folder.
+    run_eval(
+        gsm8k(dataset=str(mini_data), fewshot=0),
+        mock_model(lambda messages, tools: output("ANSWER: 5"), "flaky"),
+        sample_id=[1],
+        log_dir=str(tmp_path),
+        temperature=0.0,
+    )
+    [run] = read_runs(tmp_path).runs
+    assert run.complete and sorted(run.samples) == [0, 1, 2]

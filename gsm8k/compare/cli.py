@@ -1,7 +1,8 @@
 """``gsm8k-compare [LOG_DIR ...]``: which model is better on GSM8K, by how much, and how sure.
 
 Exit codes: 0 report written; 2 no usable logs or bad arguments; 3 runs differ in settings or
-samples and were not ranked (``--allow-mismatch`` ranks them anyway).
+samples and were not ranked (``--allow-mismatch`` ranks them anyway), or no run has a completed
+sample.
 """
 
 from __future__ import annotations
@@ -50,8 +51,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from gsm8k.compare.locations import LogLocationError
+    from gsm8k.compare.outputs import first_output_problem
     from gsm8k.compare.report import build, markdown
     from gsm8k.compare.runs import read_runs, select_runs
+
+    problem = first_output_problem(
+        {"--json": args.json, "--png": args.png, "--methods": args.methods}
+    )
+    if problem:
+        print(f"gsm8k-compare: {problem}", file=sys.stderr)
+        return 2
 
     # One location: paths in the report are shown relative to it.
     base = args.log_dir[0] if len(args.log_dir) == 1 else "."
@@ -77,15 +86,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout.write(markdown(report, base))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
-    if args.methods:
+    measured = [run for run in runs if run.samples]
+    if args.methods and measured:
         from gsm8k.compare.methods import markdown as methods_card
 
-        measured = [run for run in runs if run.samples]
         args.methods.write_text(methods_card(measured), encoding="utf-8")
     if args.png:
         from gsm8k.compare.plot import forest_plot
 
         forest_plot(report, args.png)
+    if not measured:
+        # Every run failed before completing a sample (a bad key, an unreachable server): the
+        # report lists what each is missing, and there is nothing to rank or describe.
+        unwritten = " (no methods card written)" if args.methods else ""
+        print(
+            f"gsm8k-compare: no run has a completed sample{unwritten}; the report above says "
+            "what each is missing",
+            file=sys.stderr,
+        )
+        return EXIT_NOT_COMPARABLE
     return 0 if report["ranked"] else EXIT_NOT_COMPARABLE
 
 

@@ -172,11 +172,17 @@ def build(runs: list[Run], allow_mismatch: bool = False) -> dict[str, Any]:
             f"no GSM8K run (dataset gsm8k, test split) among the runs ({found}); the family "
             "report pairs each variant with GSM8K."
         )
+    if not baseline.items:
+        raise ValueError(
+            f"the GSM8K run ({baseline.label}) has no completed sample: complete it (its logs: "
+            f"{', '.join(baseline.run.logs)}) before pairing variants with it"
+        )
     issues = problems(families)
     paired = not issues or allow_mismatch
     gold = {item.gsm8k_index: item.accuracy for item in baseline.items}
+    notes = [_incomplete_note(f) for f in families if f.paired and f.run.missing]
     variants = sorted(
-        (f for f in families if f is not baseline and f.paired),
+        (f for f in families if f is not baseline and f.paired and f.items),
         key=lambda f: (f.variant.startswith("mgsm"), f.variant),
     )
     rows, perturbations, spreads = [], [], []
@@ -200,12 +206,25 @@ def build(runs: list[Run], allow_mismatch: bool = False) -> dict[str, Any]:
         "settings": {k: v for k, v in baseline.run.settings.items() if k not in DATA_FIELDS},
         "generation": baseline.run.generation,
         "warnings": issues,
+        "notes": notes,
         "paired": paired,
         "baseline": asdict(_row(BASELINE, baseline.items, None)),
         "variants": rows,
         "perturbations": perturbations,
         "symbolic_spread": spreads,
     }
+
+
+def _incomplete_note(family: FamilyRun) -> str:
+    """What a run lacks: the report uses the samples it completed, or leaves it out."""
+    run = family.run
+    done, planned = len(run.samples), len(run.planned)
+    if not done:
+        return f"{family.label}: no completed sample of {planned}; left out of the report"
+    return (
+        f"{family.label}: {done} of {planned} samples completed; its row uses those "
+        f"({len(run.missing)} missing: complete the run with `inspect eval-retry`)"
+    )
 
 
 def unpaired_originals(baseline: FamilyRun, variants: list[FamilyRun]) -> list[dict[str, Any]]:
@@ -289,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     from pathlib import Path
 
     from gsm8k.compare.locations import add_selection_arguments
+    from gsm8k.compare.outputs import first_output_problem
     from gsm8k.compare.runs import load_runs, select_runs
 
     parser = argparse.ArgumentParser(
@@ -312,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_selection_arguments(parser, variant=False)
     args = parser.parse_args(argv)
+    problem = first_output_problem({"--json": args.json, "--png": args.png})
+    if problem:
+        print(f"gsm8k-family: {problem}", file=sys.stderr)
+        return 2
     try:  # a location that cannot be read is a ValueError too (LogLocationError)
         runs = select_runs(load_runs(args.log_dir, "gsm8k-family"), args.model, None)
         report = build(runs, args.allow_mismatch)

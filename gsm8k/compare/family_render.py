@@ -18,6 +18,10 @@ def markdown(report: dict[str, Any]) -> str:
                 "> No drops computed. Re-run with matching settings, or pass `--allow-mismatch`.",
             ]
         lines.append("")
+    if report.get("notes"):
+        lines += ["> **Incomplete runs:**", ">"]
+        lines += [f"> - {note}" for note in report["notes"]]
+        lines.append("")
     settings = ", ".join(f"{k}={v}" for k, v in report["settings"].items() if v is not None)
     generation = ", ".join(f"{k}={v}" for k, v in report["generation"].items())
     lines += [f"Settings: {settings}" + (f"; generation: {generation}" if generation else ""), ""]

@@ -71,6 +71,11 @@ def list_logs(locations: LogLocations) -> list[EvalLogInfo]:
 
 
 def _logs_at(location: str) -> list[EvalLogInfo]:
+    if not location.strip():  # a shell variable that was never set; not the current folder
+        raise LogLocationError(
+            f"{location!r}: an empty location; pass a folder of Inspect logs, a .eval/.json log, "
+            "or a URI such as s3://bucket/logs"
+        )
     try:
         fs = filesystem(location)
         if not fs.exists(location):

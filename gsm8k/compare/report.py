@@ -10,6 +10,7 @@ from typing import Any
 
 from gsm8k.compare.checks import comparability_problems, setting_names
 from gsm8k.compare.display import display_value, id_ranges, short_path
+from gsm8k.compare.rerun import rerun_command
 from gsm8k.compare.results import Run
 from gsm8k.compare.runs import SkippedLog
 from gsm8k.compare.stats import CONFIDENCE, PairedComparison, RunSummary, compare, summarize
@@ -127,8 +128,9 @@ def markdown(report: dict[str, Any], log_dir: str | Path | None = None) -> str:
     lines += [
         "",
         "Accuracy intervals are Wilson intervals (one epoch) or t intervals over per-question "
-        "means "
-        "(several epochs). Differences use a paired t interval; McNemar's exact test counts the "
+        "means (several epochs; Wilson over the questions when those do not vary). Differences "
+        "use a paired t interval (Wilson bounds when every question moved alike); McNemar's "
+        "exact test counts the "
         "questions only one model got right (maj@k outcome when epochs > 1). Same answer counts "
         "the common questions where both runs extracted the same answer (both unanswered "
         "included), right or wrong: two copies of one greedy model should agree on all. "
@@ -150,10 +152,23 @@ def _incomplete_block(
         statuses = ", ".join(
             f"{short_path(log, base)} ({status})" for log, status in run.log_statuses.items()
         )
+        failed = [i for i in run.missing_samples if i not in run.unscored_missing]
+        steps = []
+        if failed:
+            steps.append(f"Complete it with `{retry_command(run.log_statuses, base)}`.")
+        if run.unscored_missing:
+            # Not errors, so eval-retry keeps them as they are: run them again instead.
+            folder = str(Path(retry_command_log(run.log_statuses, base)).parent)
+            count = len(run.unscored_missing)
+            steps.append(
+                f"{'It has' if failed else 'Its missing are'} {count} sample(s) left unscored by "
+                "an engine or sandbox failure, which eval-retry does not re-run; run them again "
+                f"with `{rerun_command(run.rerun, run.unscored_missing, folder)}`."
+            )
         entries.append(
             f"> - {run.label}: {run.samples} of {run.planned_samples} samples completed "
             f"({id_ranges(run.sample_ids)}); missing {id_ranges(run.missing_samples)}. "
-            f"Logs: {statuses}. Complete it with `{retry_command(run.log_statuses, base)}`"
+            f"Logs: {statuses}. {' '.join(steps)}"
         )
     for label, logs in empty.items():
         statuses = ", ".join(f"{log} ({status})" for log, status in logs.items())
@@ -161,8 +176,8 @@ def _incomplete_block(
     if not entries:
         return []
     return [
-        "> **Incomplete runs** (cancelled, crashed or with failed samples; numbers cover the "
-        "completed samples only; `inspect eval-retry` completes them):",
+        "> **Incomplete runs** (cancelled, crashed, or with failed or unscored samples; numbers "
+        "cover the completed samples only):",
         ">",
         *entries,
         "",
@@ -173,12 +188,17 @@ def retry_command(statuses: dict[str, str], base: str | Path) -> str:
     """``inspect eval-retry`` on a run's newest unfinished log, writing beside it (without
     ``--log-dir`` the retry would go to ./logs, away from the logs it completes). Paths start
     from ``base``, the log directory as the user gave it."""
+    log = retry_command_log(statuses, base)
+    folder = str(Path(log).parent)
+    return f"inspect eval-retry {shlex.quote(log)} --log-dir {shlex.quote(folder)}"
+
+
+def retry_command_log(statuses: dict[str, str], base: str | Path) -> str:
+    """The run's newest unfinished log (else its newest), as a path from ``base``."""
     unfinished = [log for log, status in statuses.items() if status != "success"]
     newest = (unfinished or list(statuses))[-1]
     relative = short_path(newest, base)
-    log = relative if Path(relative).is_absolute() else str(Path(base) / relative)
-    folder = str(Path(log).parent)
-    return f"inspect eval-retry {shlex.quote(log)} --log-dir {shlex.quote(folder)}"
+    return relative if Path(relative).is_absolute() else str(Path(base) / relative)
 
 
 def _skipped_block(skipped: list[dict[str, str]]) -> list[str]:

@@ -95,6 +95,11 @@ class Run:
     grader: str = GRADER
     results: dict[SampleId, dict[int, EpochResult]] = field(default_factory=dict)
     planned: set[SampleId] = field(default_factory=set)
+    unscored: set[SampleId] = field(default_factory=set)
+    """Samples a log left unscored (engine or sandbox failure), whether or not a later log
+    completed them; :attr:`missing` says which still lack a result."""
+    rerun: str = ""
+    """``inspect eval ...`` as the newest log with unscored samples ran (see ``rerun.py``)."""
     _samples: tuple[tuple[int, int], dict[SampleId, SampleResult]] | None = field(
         default=None, init=False, repr=False, compare=False
     )

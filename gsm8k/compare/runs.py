@@ -39,6 +39,7 @@ from inspect_ai.scorer import Score
 from gsm8k.compare.display import short_path
 from gsm8k.compare.labels import assign_labels
 from gsm8k.compare.locations import LogLocations, as_list, list_logs
+from gsm8k.compare.rerun import rerun_prefix
 from gsm8k.compare.results import (
     GRADER,
     GRADERS,
@@ -173,7 +174,7 @@ def select_runs(runs: Sequence[Run], model: str | None, variant: str | None) -> 
     ]
     if not chosen:
         flags = (("--model", model), ("--variant", variant))
-        asked = " on ".join(f"{flag} {value}" for flag, value in flags if value)
+        asked = " on ".join(f"{flag} {value!r}" for flag, value in flags if value is not None)
         models = ", ".join(sorted({run.model for run in runs}))
         variants = ", ".join(sorted({str(run.settings.get("variant")) for run in runs}))
         held = f"the logs hold models {models}; datasets {variants}"
@@ -205,6 +206,7 @@ class _LogContent:
     planned: list[SampleId]
     results: list[tuple[SampleId, int, EpochResult]]
     grader: str | None
+    unscored: list[SampleId]
 
 
 def _log_content(
@@ -218,18 +220,22 @@ def _log_content(
     if planned is None:
         planned = [sample.id for sample in summaries]
     results = []
+    unscored = []
     used = None
     for sample in summaries:
         grader = next((name for name in GRADERS if name in (sample.scores or {})), None)
-        if sample.error is not None or grader is None or _unscored(sample.scores, grader):
-            # Unfinished, failed, or unscored for a failure that is not the model's (engine,
-            # sandbox): never counted wrong; a retry of this sample counts instead.
+        if sample.error is None and grader is not None and _unscored(sample.scores, grader):
+            # A failure that is not the model's (engine, sandbox): never counted wrong, and not
+            # an error either, so only running the sample again completes it.
+            unscored.append(_sample_key(sample.id, split))
             continue
+        if sample.error is not None or grader is None:
+            continue  # unfinished or failed: a retry of this sample counts instead
         used = grader
         stop_reason = stop_reasons.get((sample.id, sample.epoch))
         result = _epoch_result(sample, grader, stop_reason)
         results.append((_sample_key(sample.id, split), sample.epoch, result))
-    return _LogContent([_sample_key(i, split) for i in planned], results, used)
+    return _LogContent([_sample_key(i, split) for i in planned], results, used, unscored)
 
 
 def _unscored(scores: dict[str, Score] | None, grader: str) -> bool:
@@ -260,6 +266,9 @@ def _merge(run: Run, log: EvalLog, content: _LogContent) -> None:
     if period is not None:
         run.periods.append(period)
     run.planned.update(content.planned)
+    run.unscored.update(content.unscored)
+    if content.unscored:
+        run.rerun = rerun_prefix(log)
     run.grader = content.grader or run.grader
     for sample_id, epoch, result in content.results:
         run.results.setdefault(sample_id, {})[epoch] = result

@@ -51,6 +51,9 @@ class RunSummary:
     complete: bool = True
     planned_samples: int = 0
     missing_samples: list[int | str] = field(default_factory=list)
+    unscored_missing: list[int | str] = field(default_factory=list)
+    """Missing samples that were unscored, not failed: ``eval-retry`` leaves them as they are."""
+    rerun: str = ""
     sample_ids: list[int | str] = field(default_factory=list)
     log_statuses: dict[str, str] = field(default_factory=dict)
 
@@ -107,6 +110,8 @@ def summarize(run: Run) -> RunSummary:
         complete=run.complete,
         planned_samples=len(run.planned | set(run.samples)),
         missing_samples=run.missing,
+        unscored_missing=[i for i in run.missing if i in run.unscored],
+        rerun=run.rerun,
         sample_ids=[s.sample_id for s in samples],
         log_statuses=dict(run.statuses),
     )
