@@ -233,3 +233,30 @@ def test_one_original_bounds_nothing_about_the_others() -> None:
     # p is 0.5 too).
     drop, low, high = paired_interval([1.0, 1.0], [0.0, 0.0])
     assert drop == 1.0 and high == 1.0 and low == pytest.approx(-0.315, abs=1e-3)
+
+
+def test_a_variant_with_nothing_completed_is_left_out_and_said_so(tmp_path: Path) -> None:
+    """An engine that failed every variant item leaves that variant out, and the report says
+    so, instead of ending the whole report; a GSM8K run that lacks samples is said to."""
+    from inspect_ai.model import ModelOutput
+
+    from tests.scripted import mock_model
+
+    def engine_down(messages: object, tools: object) -> ModelOutput:
+        failed = ModelOutput.from_content(model="m", content="", stop_reason="unknown")
+        failed.error = "engine went away"
+        return failed
+
+    gsm8k_task = gsm8k(fewshot=0)
+    gsm8k_task.dataset = type(gsm8k_task.dataset)([s for s in gsm8k_task.dataset if s.id == 1])
+    _run(gsm8k_task, lambda i: True, tmp_path)
+    run_eval(
+        gsm8k(dataset="gsm-symbolic-p2", fewshot=0),
+        mock_model(engine_down, "known"),
+        log_dir=str(tmp_path),
+    )
+    report = build(load_runs(tmp_path))
+    assert report["variants"] == []
+    [note] = report["notes"]
+    assert note.startswith("gsm-symbolic-p2: no completed sample of ") and "left out" in note
+    assert "> - gsm-symbolic-p2: no completed sample" in markdown(report)
