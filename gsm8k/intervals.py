@@ -11,6 +11,7 @@ as independent samples.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import cast
 
@@ -45,7 +46,12 @@ def question_stderr() -> Metric:
     """Standard error of the mean, clustered by original question where questions repeat."""
 
     def compute(scores: list[SampleScore]) -> Value:
-        return _metric(stderr(cluster=cluster_key(scores)))(scores)
+        cluster = cluster_key(scores)
+        if _questions(scores, cluster) < 2:
+            # One question (or none scored) has no spread to measure: Inspect would say 0,
+            # which reads as certainty next to an interval of [0, 1].
+            return math.nan
+        return _metric(stderr(cluster=cluster))(scores)
 
     return compute
 
@@ -60,11 +66,11 @@ def wilson_ci(level: float = CONFIDENCE_LEVEL) -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> Value:
+        if not scores:  # every sample unscored: no interval, as the accuracy is NaN
+            return {"lower": math.nan, "upper": math.nan}
         cluster = cluster_key(scores)
-        if cluster is not None:
-            originals = {(score.sample_metadata or {})[cluster] for score in scores}
-            if len(originals) < 2:
-                return {"lower": 0.0, "upper": 1.0}
+        if cluster is not None and _questions(scores, cluster) < 2:
+            return {"lower": 0.0, "upper": 1.0}
         value = _metric(ci_wilson(level, cluster=cluster))(scores)
         if not isinstance(value, dict):
             return value
@@ -75,6 +81,13 @@ def wilson_ci(level: float = CONFIDENCE_LEVEL) -> Metric:
         }
 
     return compute
+
+
+def _questions(scores: Sequence[SampleScore], cluster: str | None) -> int:
+    """How many distinct questions the scores cover (each sample is one when not clustered)."""
+    if cluster is None:
+        return len(scores)
+    return len({(score.sample_metadata or {})[cluster] for score in scores})
 
 
 def _metric(built: Metric) -> MetricProtocol:

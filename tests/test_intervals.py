@@ -70,6 +70,14 @@ def test_all_wrong_or_all_right_bounds_are_exactly_zero_and_one(value: int) -> N
     assert exact == float(value)  # not 1e-17 left by floating point, as the log would show
 
 
+def test_one_question_or_none_has_no_standard_error_and_none_scored_no_interval() -> None:
+    assert math.isnan(question_stderr()(sample_scores([1.0], [0])))
+    assert math.isnan(question_stderr()(sample_scores([1.0, 0.0, 1.0], [7, 7, 7])))
+    assert math.isnan(question_stderr()([]))
+    interval = wilson_ci()([])
+    assert math.isnan(interval["lower"]) and math.isnan(interval["upper"])  # not "0% surely"
+
+
 def test_unpaired_samples_are_taken_as_independent() -> None:
     interval = wilson_ci()(sample_scores(VALUES, None))
     assert (interval["lower"], interval["upper"]) == pytest.approx(wilson(10 / 16, 16, Z95))

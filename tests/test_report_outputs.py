@@ -55,3 +55,12 @@ def test_a_store_where_nothing_completed_exits_non_zero_and_writes_no_methods_ca
     assert code == EXIT_NOT_COMPARABLE
     assert "no run has a completed sample (no methods card written)" in capsys.readouterr().err
     assert not card.exists()
+
+
+def test_a_single_unreadable_log_is_named_by_its_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "run.eval"
+    broken.write_bytes(b"not a zip")
+    assert compare_main([str(broken)]) == 2
+    assert f"skipped {broken}: cannot be read" in capsys.readouterr().err

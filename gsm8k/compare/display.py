@@ -74,9 +74,11 @@ def short_path(path: str, base: str | Path) -> str:
     """``path`` relative to ``base`` when it lies under it, else as given (file URLs unwrapped)."""
     plain = path.removeprefix("file://")
     try:
-        return str(Path(plain).resolve().relative_to(Path(base).resolve()))
+        relative = str(Path(plain).resolve().relative_to(Path(base).resolve()))
     except (ValueError, OSError):
         return plain
+    # ``base`` is the log file itself when one file was given: name it, not ".".
+    return relative if relative != "." else plain
 
 
 def id_ranges(ids: Sequence[int | str], limit: int = 12) -> str:
