@@ -14,14 +14,9 @@ from scipy import stats
 
 from gsm8k.compare.family import build, main
 from gsm8k.compare.family_render import markdown
-from gsm8k.compare.family_stats import (
-    clustered_interval,
-    clustered_standard_error,
-    paired_drop,
-    wilson,
-)
+from gsm8k.compare.family_stats import clustered_interval, clustered_standard_error, paired_drop
 from gsm8k.compare.runs import load_runs
-from gsm8k.compare.stats import paired_interval
+from gsm8k.compare.stats import paired_interval, wilson
 from gsm8k.task import gsm8k
 from tests.conftest import FIXTURES
 from tests.scripted import run_eval, scripted_model
@@ -100,13 +95,22 @@ def test_symbolic_figures(known_logs: Path) -> None:
     residual_sums = [sum(y - 3 / 8 for y in ys) for ys in outcomes.values()]
     se = math.sqrt(2 / 1 * sum(r * r for r in residual_sums)) / 8
     assert row["clustered_se"] == pytest.approx(se)
-    # The interval is Wilson's at the effective size p(1-p)/se², kept within [clusters, items].
-    effective = min(8, max(2, (3 / 8) * (5 / 8) / se**2))
-    z = stats.norm.ppf(0.975)
+    # The interval is Wilson's at the effective size p(1-p)/se² (at most the items), with t's
+    # critical value on clusters - 1 = 1 degree of freedom: Inspect's clustered ci_wilson.
+    effective = min(8, (3 / 8) * (5 / 8) / se**2)
+    z = stats.t.ppf(0.975, 1)
     centre = (3 / 8 + z * z / (2 * effective)) / (1 + z * z / effective)
     half = z * math.sqrt((3 / 8) * (5 / 8) / effective + z * z / (4 * effective**2))
     half /= 1 + z * z / effective
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((centre - half, centre + half))
+    # The same interval the run's log carries.
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    headers = [read_eval_log(info, header_only=True) for info in list_eval_logs(str(known_logs))]
+    [log] = [h for h in headers if (h.eval.task_args or {}).get("dataset") == "gsm-symbolic-p2"]
+    [accuracy] = [s for s in log.results.scores if s.name == "accuracy"]
+    in_log = (accuracy.metrics["wilson_ci_lower"].value, accuracy.metrics["wilson_ci_upper"].value)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(in_log)
     drop = row["drop"]
     differences = [1 - mean(outcomes[1]), 1 - mean(outcomes[3])]
     assert drop["drop"] == pytest.approx(mean(differences))
@@ -191,10 +195,8 @@ def test_wilson_matches_scipy_and_clustered_interval_is_never_a_point() -> None:
 
     expected = stats.binomtest(3, 10).proportion_ci(0.95, "wilson")
     assert wilson(0.3, 10) == pytest.approx((expected.low, expected.high))
-    low, high = clustered_interval(0.0, 10, 2, 0.0)  # all wrong, 2 originals of 5 items
-    zero = stats.binomtest(0, 2).proportion_ci(0.95, "wilson")
-    assert (low, high) == pytest.approx((zero.low, zero.high))
-    assert high > 0.6
+    low, high = clustered_interval({1: [0.0] * 5, 2: [0.0] * 5})  # all wrong, 2 originals
+    assert low == 0.0 and high > 0.9  # two originals say little about a third
 
 
 def test_clustered_standard_error_with_single_items_is_the_usual_one() -> None:
@@ -227,7 +229,7 @@ def test_one_original_bounds_nothing_about_the_others() -> None:
     assert drop is not None and drop.originals == 1
     assert drop.drop == pytest.approx(0.125) and (drop.ci_low, drop.ci_high) == (-1.0, 1.0)
     assert paired_interval([1.0], [0.0]) == (1.0, -1.0, 1.0)
-    assert clustered_interval(0.125, 8, 1, 0.0) == (0.0, 1.0)  # the log's wilson_ci says the same
+    assert clustered_interval({1109: [1.0] * 7 + [0.0]}) == (0.0, 1.0)  # as the log's wilson_ci
     # Two originals that moved alike: the t interval would be a point at +100 points; each
     # direction bounded by Wilson's interval instead, so no change is not ruled out (McNemar's
     # p is 0.5 too).

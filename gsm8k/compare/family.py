@@ -266,7 +266,7 @@ def _row(name: str, items: list[Item], gold: dict[int, float] | None) -> Row:
         ci = interval.proportion_ci(CONFIDENCE, "wilson")
         low, high, kind = float(ci.low), float(ci.high), "wilson"
     else:
-        low, high = clustered_interval(accuracy, len(items), len(clusters), se)
+        low, high = clustered_interval(clusters)
         kind = "clustered"
     return Row(
         name=name,

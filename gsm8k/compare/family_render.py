@@ -50,7 +50,8 @@ def markdown(report: dict[str, Any]) -> str:
         "originals whose variant mean fell below/rose above their GSM8K result; p is the exact "
         "sign test on those counts (McNemar's exact test with one item per original). Accuracy "
         "intervals are Wilson intervals; when an original has several items (marked c), at the "
-        "effective sample size implied by the standard error clustered by original question.",
+        "effective sample size implied by the standard error clustered by original question, "
+        "with Student's t on originals − 1 degrees of freedom: the log's own wilson_ci.",
     ]
     return "\n".join(lines) + "\n"
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import mean
+from typing import cast
 
-from gsm8k.compare.stats import SIGNIFICANCE, mcnemar_exact, paired_interval, wilson
+from gsm8k.compare.stats import SIGNIFICANCE, mcnemar_exact, paired_interval
 
 
 @dataclass(frozen=True)
@@ -42,23 +43,27 @@ def clustered_standard_error(clusters: list[list[float]]) -> float:
     return math.sqrt(groups / (groups - 1) * spread) / count
 
 
-def clustered_interval(
-    accuracy: float, count: int, clusters: int, se: float
-) -> tuple[float, float]:
-    """A Wilson interval at the effective sample size the clustered standard error implies.
+def clustered_interval(clusters: dict[int, list[float]]) -> tuple[float, float]:
+    """The 95% interval of the mean over items clustered by original question: the log's own
+    ``wilson_ci`` (Inspect's clustered ``ci_wilson``: Wilson's interval at the effective sample
+    size the clustered variance implies, with Student's t on ``clusters − 1`` degrees of
+    freedom), computed by the same code so that the report and the log never disagree.
 
-    The effective size is ``accuracy (1 − accuracy) / se²`` (the count divided by the design
-    effect), kept between the number of clusters and the number of items; when every item has
-    the same outcome (no variance to measure) it is the number of clusters. Unlike a normal
-    interval this stays inside [0, 1] and is not a point at 0% or 100%. Items of one original
-    bound nothing about other questions: the interval is then [0, 1], as in the log.
+    With few originals the variance itself is uncertain, and the t value says so: two originals
+    give nearly [0, 1]. Items of one original bound nothing about other questions: [0, 1].
     """
-    if clusters < 2:
-        return 0.0, 1.0
-    variance = accuracy * (1 - accuracy)
-    effective = clusters if variance == 0 or se == 0 else variance / (se * se)
-    effective = min(float(count), max(float(clusters), effective))
-    return wilson(accuracy, effective)
+    from inspect_ai.scorer import MetricProtocol, SampleScore, Score
+
+    from gsm8k.intervals import CLUSTER_KEY, wilson_ci
+
+    scores = [
+        SampleScore(score=Score(value=value), sample_metadata={CLUSTER_KEY: original})
+        for original, values in clusters.items()
+        for value in values
+    ]
+    interval = cast(MetricProtocol, wilson_ci())(scores)
+    assert isinstance(interval, dict)
+    return float(interval["lower"]), float(interval["upper"])
 
 
 def paired_drop(clusters: dict[int, list[float]], gold: dict[int, float]) -> Drop | None:
