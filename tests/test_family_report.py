@@ -259,6 +259,7 @@ def test_a_variant_with_nothing_completed_is_left_out_and_said_so(tmp_path: Path
     )
     report = build(load_runs(tmp_path))
     assert report["variants"] == []
-    [note] = report["notes"]
+    note, nothing_to_pair = report["notes"]
     assert note.startswith("gsm-symbolic-p2: no completed sample of ") and "left out" in note
+    assert nothing_to_pair.startswith("no variant run of mockllm/known to pair")
     assert "> - gsm-symbolic-p2: no completed sample" in markdown(report)

@@ -185,6 +185,11 @@ def build(runs: list[Run], allow_mismatch: bool = False) -> dict[str, Any]:
         (f for f in families if f is not baseline and f.paired and f.items),
         key=lambda f: (f.variant.startswith("mgsm"), f.variant),
     )
+    if not variants:
+        notes.append(
+            f"no variant run of {baseline.run.model} to pair with its GSM8K run: run one with "
+            "-T dataset=gsm-symbolic-p2 (or another variant) and the same settings"
+        )
     rows, perturbations, spreads = [], [], []
     for family in variants:
         rows.append(asdict(_row(family.variant, family.items, gold if paired else None)))

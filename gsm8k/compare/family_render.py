@@ -19,7 +19,7 @@ def markdown(report: dict[str, Any]) -> str:
             ]
         lines.append("")
     if report.get("notes"):
-        lines += ["> **Incomplete runs:**", ">"]
+        lines += ["> **Notes:**", ">"]
         lines += [f"> - {note}" for note in report["notes"]]
         lines.append("")
     settings = ", ".join(f"{k}={v}" for k, v in report["settings"].items() if v is not None)
