@@ -263,3 +263,18 @@ def test_a_variant_with_nothing_completed_is_left_out_and_said_so(tmp_path: Path
     assert note.startswith("gsm-symbolic-p2: no completed sample of ") and "left out" in note
     assert nothing_to_pair.startswith("no variant run of mockllm/known to pair")
     assert "> - gsm-symbolic-p2: no completed sample" in markdown(report)
+
+
+def test_draws_of_a_partial_run_are_not_called_instances_of_every_template(
+    known_logs: Path,
+) -> None:
+    [spread] = build(load_runs(known_logs))["symbolic_spread"]
+    assert spread["templates"] == [2, 2, 2, 2] and spread["all_templates"] == 2
+    assert "Each draw is one instance of every template in the run (2)." in markdown(
+        build(load_runs(known_logs))
+    )
+    # A --limit run: draw 00 has both templates, draw 01 only one.
+    partial = {**spread, "templates": [2, 1], "per_draw": [0.5, 0.0], "names": ["00", "01"]}
+    text = markdown({**build(load_runs(known_logs)), "symbolic_spread": [partial]})
+    assert "A partial run: draws cover 1 to 2 of the run's 2 templates" in text
+    assert "| draw | 00 | 01 |" in text

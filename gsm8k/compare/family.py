@@ -101,6 +101,12 @@ class Spread:
     min: float
     max: float
     per_draw: list[float]
+    names: list[str] = field(default_factory=list)
+    """Each draw's instance index as the sample ids give it (``0107-03``: draw ``03``)."""
+    templates: list[int] = field(default_factory=list)
+    """Templates (originals) each draw covers."""
+    all_templates: int = 0
+    """Templates in the run; a draw covering fewer is partial (``--limit``, ``--sample-id``)."""
 
 
 def family_runs(runs: list[Run]) -> list[FamilyRun]:
@@ -288,12 +294,15 @@ def _row(name: str, items: list[Item], gold: dict[int, float] | None) -> Row:
 
 def _spread(family: FamilyRun) -> Spread | None:
     draws: dict[str, list[float]] = defaultdict(list)
+    covered: dict[str, set[int]] = defaultdict(set)
     for item in family.items:
         if item.group is not None:
             draws[item.group].append(item.accuracy)
+            covered[item.group].add(item.gsm8k_index)
     if not draws:
         return None
-    per_draw = [mean(draws[k]) for k in sorted(draws)]
+    names = sorted(draws)
+    per_draw = [mean(draws[k]) for k in names]
     return Spread(
         variant=family.variant,
         draws=len(per_draw),
@@ -302,6 +311,9 @@ def _spread(family: FamilyRun) -> Spread | None:
         min=min(per_draw),
         max=max(per_draw),
         per_draw=per_draw,
+        names=names,
+        templates=[len(covered[k]) for k in names],
+        all_templates=len(set().union(*covered.values())),
     )
 
 

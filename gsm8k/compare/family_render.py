@@ -36,10 +36,10 @@ def markdown(report: dict[str, Any]) -> str:
             "",
             f"## {spread['variant']}: accuracy across {spread['draws']} draws",
             "",
-            f"Each draw is one instance of every template. Mean {spread['mean']:.1%}, "
+            _draw_coverage(spread) + f" Mean {spread['mean']:.1%}, "
             f"sd {spread['sd']:.1%}, min {spread['min']:.1%}, max {spread['max']:.1%}.",
             "",
-            "| draw | " + " | ".join(str(i) for i in range(len(spread["per_draw"]))) + " |",
+            "| draw | " + " | ".join(_draw_names(spread)) + " |",
             "|---|" + "---|" * len(spread["per_draw"]),
             "| accuracy | " + " | ".join(f"{a:.0%}" for a in spread["per_draw"]) + " |",
         ]
@@ -86,6 +86,23 @@ def _unpaired_block(unpaired: list[dict[str, Any]], model: str | None) -> list[s
         "`--sample-id '000[0-9]-*'` (GSM8K test questions 0–9), and GSM8K with `--limit 10`.",
     ]
     return lines
+
+
+def _draw_names(spread: dict[str, Any]) -> list[str]:
+    return list(spread.get("names") or (str(i) for i in range(len(spread["per_draw"]))))
+
+
+def _draw_coverage(spread: dict[str, Any]) -> str:
+    """Whether the draws can be compared: each one instance of the same templates, or (a run of
+    part of the set) draws over different templates, whose mean is not the accuracy."""
+    templates, every = spread.get("templates") or [], spread.get("all_templates") or 0
+    if all(count == every for count in templates):
+        return f"Each draw is one instance of every template in the run ({every})."
+    return (
+        f"A partial run: draws cover {min(templates)} to {max(templates)} of the run's {every} "
+        "templates, so they differ in which questions they ask, and their mean is not the "
+        "accuracy; run whole draws (all templates, `--sample-id '*-03'`) to compare them."
+    )
 
 
 def _table(rows: list[dict[str, Any]]) -> list[str]:
