@@ -64,3 +64,21 @@ def test_a_single_unreadable_log_is_named_by_its_path(
     broken.write_bytes(b"not a zip")
     assert compare_main([str(broken)]) == 2
     assert f"skipped {broken}: cannot be read" in capsys.readouterr().err
+
+
+def test_a_log_still_marked_started_is_not_called_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspect_ai.log import write_eval_log
+
+    monkeypatch.setenv("GSM8K_DATA_DIR", str(FIXTURES / "family" / "gsm8k"))
+    log = run_eval(gsm8k(fewshot=0), scripted_model(lambda prompt: "ANSWER: 1"), limit=3)
+    assert log.samples is not None
+    log.samples = log.samples[:2]  # as a log written while its third sample still runs
+    log.status = "started"
+    log.results = None
+    write_eval_log(log, str(tmp_path / "2026-11-25T00-00-00+00-00_gsm8k_running.eval"))
+    compare_main([str(tmp_path)])
+    entry = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("> - "))
+    assert "(started)" in entry
+    assert "once it has stopped (a log marked started is still running, or crashed)" in entry

@@ -155,7 +155,15 @@ def _incomplete_block(
         failed = [i for i in run.missing_samples if i not in run.unscored_missing]
         steps = []
         if failed:
-            steps.append(f"Complete it with `{retry_command(run.log_statuses, base)}`.")
+            running = "started" in run.log_statuses.values()
+            steps.append(
+                f"Complete it with `{retry_command(run.log_statuses, base)}`"
+                + (
+                    " once it has stopped (a log marked started is still running, or crashed)."
+                    if running
+                    else "."
+                )
+            )
         if run.unscored_missing:
             # Not errors, so eval-retry keeps them as they are: run them again instead.
             folder = str(Path(retry_command_log(run.log_statuses, base)).parent)
