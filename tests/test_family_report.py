@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -220,7 +221,12 @@ def test_originals_the_gsm8k_run_lacks_are_named_with_the_command_that_pairs_the
     assert entry["variant"] == "gsm-symbolic-p2" and entry["missing"] == [3]
     text = markdown(report)
     assert "1 of its 2 originals lack a GSM8K result" in text
-    assert f"--sample-id 3 --log-dir {tmp_path} --model {report['model']}`" in text
+    # The command runs those originals as the GSM8K run ran: its task, model and -T options.
+    line = next(line for line in text.splitlines() if "lack a GSM8K result" in line)
+    words = shlex.split(line.split("`")[1])
+    assert words[:2] == ["inspect", "eval"] and "fewshot=0" in words
+    assert words[words.index("--model") + 1] == report["model"]
+    assert words[-4:] == ["--sample-id", "3", "--log-dir", str(tmp_path)]
 
 
 def test_one_original_bounds_nothing_about_the_others() -> None:

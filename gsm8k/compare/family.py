@@ -257,6 +257,7 @@ def unpaired_originals(baseline: FamilyRun, variants: list[FamilyRun]) -> list[d
                 "originals": len(originals),
                 "missing": missing,
                 "log_dir": baseline.run.logs[-1].removeprefix("file://").rpartition("/")[0],
+                "command": baseline.run.rerun,
             }
         )
     return result

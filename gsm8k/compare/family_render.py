@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from gsm8k.compare.rerun import rerun_command
+
 
 def markdown(report: dict[str, Any]) -> str:
     """The report as Markdown."""
@@ -72,12 +74,14 @@ def _unpaired_block(unpaired: list[dict[str, Any]], model: str | None) -> list[s
         "",
     ]
     for entry in unpaired:
-        ids = ",".join(str(i) for i in entry["missing"][:MAX_IDS])
         more = len(entry["missing"]) - MAX_IDS
+        prefix = entry.get("command") or (
+            f"inspect eval gsm8k/task.py --model {shlex.quote(model or 'MODEL')}"
+        )
+        command = rerun_command(prefix, entry["missing"][:MAX_IDS], entry["log_dir"])
         lines.append(
             f"- {entry['variant']}: {len(entry['missing'])} of its {entry['originals']} originals "
-            f"lack a GSM8K result: `inspect eval gsm8k/task.py --sample-id {ids} "
-            f"--log-dir {shlex.quote(entry['log_dir'])} --model {shlex.quote(model or 'MODEL')}`"
+            f"lack a GSM8K result: `{command}`"
             + (f" (and {more} more ids, in the JSON report)" if more > 0 else "")
         )
     lines += [

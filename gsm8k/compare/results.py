@@ -99,7 +99,7 @@ class Run:
     """Samples a log left unscored (engine or sandbox failure), whether or not a later log
     completed them; :attr:`missing` says which still lack a result."""
     rerun: str = ""
-    """``inspect eval ...`` as the newest log with unscored samples ran (see ``rerun.py``)."""
+    """``inspect eval ...`` as the run's newest log ran, without sample ids (see ``rerun.py``)."""
     _samples: tuple[tuple[int, int], dict[SampleId, SampleResult]] | None = field(
         default=None, init=False, repr=False, compare=False
     )

@@ -267,8 +267,7 @@ def _merge(run: Run, log: EvalLog, content: _LogContent) -> None:
         run.periods.append(period)
     run.planned.update(content.planned)
     run.unscored.update(content.unscored)
-    if content.unscored:
-        run.rerun = rerun_prefix(log)
+    run.rerun = rerun_prefix(log)  # the newest log's: logs are folded in oldest first
     run.grader = content.grader or run.grader
     for sample_id, epoch, result in content.results:
         run.results.setdefault(sample_id, {})[epoch] = result
