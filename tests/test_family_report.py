@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import shlex
 import math
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from statistics import mean, stdev
