@@ -25,6 +25,7 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -267,4 +268,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # The runs' logs are scratch (children inherit the variable): kept out of the user's logs/.
+    with tempfile.TemporaryDirectory(prefix="gsm8k-bench-logs-") as scratch:
+        os.environ["INSPECT_LOG_DIR"] = scratch
+        raise SystemExit(main())
