@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from benchmarks.build_reasoning_completions import BUILD_COMMAND, OUT
-from gsm8k.scorer import grade
+from gsm8k.grading.verdict import extract_and_compare
 
 DATA = Path(__file__).parent / "data"
 LONG_CHARS = 100_000
@@ -51,7 +51,7 @@ def cli_speed(count: int) -> None:
             handle.write(json.dumps(record) + "\n")
     started, cpu_started = time.perf_counter(), _children_cpu()
     result = subprocess.run(
-        [sys.executable, "-m", "gsm8k.grade", handle.name],
+        [sys.executable, "-m", "gsm8k.grading.cli", handle.name],
         capture_output=True,
         text=True,
         check=True,
@@ -70,7 +70,7 @@ def megabytes_per_cpu_second(completions: list[tuple[str, str]]) -> tuple[float,
     """Megabytes graded per CPU second, and the CPU seconds spent."""
     started = time.process_time()
     for completion, target in completions:
-        grade(completion, target)
+        extract_and_compare(completion, target)
     cpu = time.process_time() - started
     size = sum(len(completion.encode("utf-8")) for completion, _ in completions)
     return size / 1e6 / cpu, cpu

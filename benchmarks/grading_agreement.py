@@ -36,8 +36,8 @@ from typing import Any
 
 from benchmarks.build_reasoning_completions import BUILD_COMMAND, OUT
 from benchmarks.peer_graders import GRADERS, Grader, inspect_match
-from gsm8k.grade import grade_completion
-from gsm8k.scorer import grade
+from gsm8k.grading.cli import grade_completion
+from gsm8k.grading.verdict import extract_and_compare
 
 DATA = Path(__file__).parent / "data"
 CORRECTIONS = DATA / "label_corrections.jsonl"
@@ -279,7 +279,7 @@ def cli_seconds(rows: Sequence[Row]) -> tuple[float, float]:
         )
         started, cpu_started = time.perf_counter(), _children_cpu()
         result = subprocess.run(
-            [sys.executable, "-m", "gsm8k.grade", str(path)],
+            [sys.executable, "-m", "gsm8k.grading.cli", str(path)],
             capture_output=True,
             text=True,
             check=True,
@@ -299,7 +299,7 @@ def our_misgrades(rows: Sequence[Row], labels: Sequence[bool]) -> list[Row]:
     """This project's misgrades against the audited labels, with what the grader read."""
     misgrades = []
     for row, label in zip(rows, labels, strict=True):
-        extraction, correct = grade(row["completion"], row["target"])
+        extraction, correct = extract_and_compare(row["completion"], row["target"])
         if correct != label:
             misgrades.append(
                 {

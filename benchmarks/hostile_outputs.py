@@ -93,7 +93,8 @@ def run_grade(data):
     path = Path(tempfile.mkdtemp()) / "answers.jsonl"
     path.write_bytes(data)
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "gsm8k.grade", str(path)], capture_output=True)
+    command = [sys.executable, "-m", "gsm8k.grading.cli", str(path)]
+    done = subprocess.run(command, capture_output=True)
     seconds = time.perf_counter() - started
     rows = done.stdout.decode(errors="replace").splitlines()
     errors = [line for line in done.stderr.decode(errors="replace").splitlines() if line.strip()]

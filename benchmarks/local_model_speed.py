@@ -25,10 +25,10 @@ from pathlib import Path
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelName
 
-from gsm8k.fewshot import chain_of_thought_response, strip_annotations
 from gsm8k.local.defaults import DEFAULT_MAX_TOKENS
 from gsm8k.local.llama import LlamaCppAPI
 from gsm8k.local.timing import RunTimings, run_timings
+from gsm8k.prompting.fewshot import chain_of_thought_response, strip_annotations
 from gsm8k.task import gsm8k
 
 

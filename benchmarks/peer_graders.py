@@ -4,7 +4,7 @@ Every grader is a :data:`Grader`: it takes the completion and the gold answer an
 accepts the completion as correct. Peers are imported lazily, so this project's grader and
 Inspect's ``match`` run without the benchmark extra (``pip install -e '.[bench]'``).
 
-- ``gsm8k_grader`` — this project's grader (:func:`gsm8k.grade.grade_completion`).
+- ``gsm8k_grader`` — this project's grader (:func:`gsm8k.grading.cli.grade_completion`).
 - ``match(numeric=True)`` — Inspect's scorer, called on a ``TaskState`` exactly as a task calls it.
 - ``lm-eval flexible-extract`` — lm-evaluation-harness's ``gsm8k`` task: the ``flexible-extract``
   filter chain and the ``exact_match`` metric, both configured from the ``gsm8k.yaml`` that ships
@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from gsm8k.grade import grade_completion
+from gsm8k.grading.cli import grade_completion
 
 Grader = Callable[[str, str], bool]
 """``(completion, gold) -> accepted``; may raise, which the benchmark counts as an error."""

@@ -39,9 +39,9 @@ from inspect_ai.scorer import Score, Scorer, Target, accuracy, match, scorer, st
 from inspect_ai.scorer._common import match_str
 from inspect_ai.solver import TaskState
 
-from gsm8k.intervals import question_stderr, wilson_ci
-from gsm8k.rates import rates
-from gsm8k.scorer import gsm8k_grader, score_output
+from gsm8k.grading.scorer import gsm8k_grader, score_output
+from gsm8k.metrics.intervals import question_stderr, wilson_ci
+from gsm8k.metrics.rates import rates
 from gsm8k.task import gsm8k
 
 SAMPLES = 1319

@@ -5,7 +5,7 @@ from inspect_ai._eval.registry import task_register
 from inspect_ai._util.registry import registry_info
 
 from gsm8k.local.provider import gguf
-from gsm8k.reducers import majority_answer
+from gsm8k.metrics.reducers import majority_answer
 from gsm8k.task import gsm8k
 
 TASK_NAME = "gsm8k/gsm8k"

@@ -20,7 +20,7 @@ from typing import Any
 
 from inspect_ai import Task, task
 
-from gsm8k.errors import TaskInputError
+from gsm8k.settings.errors import TaskInputError
 from gsm8k.task import gsm8k
 
 FAMILY_SET_TASKS = {

@@ -10,10 +10,11 @@ Cobbe et al. 2021, "Training Verifiers to Solve Math Word Problems", https://arx
     inspect eval gsm8k/task.py -T preset=lm-eval-gsm8k --model openai/gpt-4o-mini
 
 The task reads top to bottom: the constants, :func:`gsm8k` (parameters, dataset, solvers,
-scorers), :func:`record_to_sample`, the few-shot solvers and the scorers. Parameter checks live
-in ``gsm8k.parameters``, the evaluated set and its pairing with GSM8K in ``gsm8k.variants``, the
-exemplars in ``gsm8k.exemplars``, where model-written code runs in ``gsm8k.code_policy``, the
-log's metadata in ``gsm8k.provenance``, and other harnesses' exact prompts in ``gsm8k.presets``.
+scorers), :func:`record_to_sample`, the few-shot solver and the scorers. The subsystems it wires
+together: ``gsm8k.settings`` (parameter checks, defaults, what the log records), ``gsm8k.data``
+(GSM8K and the family, paired with the test questions), ``gsm8k.prompting`` (exemplars, layouts,
+presets), ``gsm8k.grading`` (reading and comparing the answer), ``gsm8k.metrics`` and
+``gsm8k.execution`` (model-written code). ``docs/architecture.md`` draws the map.
 """
 
 from __future__ import annotations
@@ -21,45 +22,34 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from inspect_ai import Epochs, Task, task
+from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.scorer import Scorer, match, mean_score, pass_at
-from inspect_ai.solver import Generate, Solver, TaskState, solver, use_tools
+from inspect_ai.scorer import Scorer, match
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from gsm8k.code_policy import CodePolicy, code_policy
-from gsm8k.data import LoadedSplit, default_source, load_split
-from gsm8k.errors import one_line_errors
+from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source, load_split
+from gsm8k.data.variants import EVALUATION_SPLIT, EXEMPLAR_SPLIT, EvaluationSet, evaluation_set
 from gsm8k.execution.container import compose_sandbox
 from gsm8k.execution.guard import guarded_generate
-from gsm8k.execution.packages import describe as describe_packages
+from gsm8k.execution.policy import CodePolicy, code_policy
 from gsm8k.execution.runner import Limits
 from gsm8k.execution.scorer import pal_grader
-from gsm8k.execution.tools import calculator, python_runner
-from gsm8k.exemplars import Shots, choose_exemplars, exemplar_source, forbidden_questions
-from gsm8k.family.answers import UNANSWERABLE_INSTRUCTION
-from gsm8k.family.mgsm import MgsmPrompt, mgsm_messages
-from gsm8k.family.sources import VARIANTS
-from gsm8k.fewshot import Exemplar, Placement, build_messages
-from gsm8k.numbers import normalize, parse_gold
-from gsm8k.parameters import (
-    Mode,
-    PromptSettings,
-    Tools,
-    validate_family,
-    validate_parameters,
-)
-from gsm8k.presets import DEFAULT_PRESET, PresetSetup, build_preset, choose_preset
-from gsm8k.provenance import display_name, run_metadata
-from gsm8k.reducers import majority_answer
-from gsm8k.scorer import gsm8k_grader
-from gsm8k.variants import EVALUATION_SPLIT, EXEMPLAR_SPLIT, EvaluationSet, evaluation_set
-from gsm8k.votes import warn_identical_votes
+from gsm8k.execution.tools import offered_tools
+from gsm8k.grading.numbers import normalize, parse_gold
+from gsm8k.grading.scorer import gsm8k_grader
+from gsm8k.metrics.votes import vote_check, voting
+from gsm8k.prompting.exemplars import Shots, choose_exemplars, exemplar_source, forbidden_questions
+from gsm8k.prompting.fewshot import Exemplar, Placement, build_messages
+from gsm8k.prompting.mgsm import mgsm_fewshot_prompt
+from gsm8k.prompting.presets import DEFAULT_PRESET, PresetSetup, build_preset
+from gsm8k.prompting.settings import PromptSettings
+from gsm8k.prompting.templates import prompt_template
+from gsm8k.settings.checks import Mode, Tools, validate_family
+from gsm8k.settings.errors import one_line_errors
+from gsm8k.settings.record import display_name, run_metadata
+from gsm8k.settings.resolve import DEFAULT_PLACEMENT, prompt_settings
 
 TASK_VERSION = "1.2.0"
-DEFAULT_FEWSHOT = 5
-DEFAULT_FEWSHOT_SEED = 42
-DEFAULT_PLACEMENT: Placement = "user"
-GOLD_DELIMITER = "####"
 
 PROMPT_TEMPLATE = (
     "Solve the following math problem step by step. Show your reasoning, then write the final "
@@ -67,16 +57,6 @@ PROMPT_TEMPLATE = (
     "without units.\n\n"
     "Question: {question}"
 )
-PAL_PROMPT_TEMPLATE = (
-    "Solve the following math problem by writing a Python program. Define a function "
-    "solution() that takes no arguments and returns the final answer as a number. Use only "
-    "{imports}, and put the whole program in one ```python code block.\n\n"
-    "Question: {question}"
-)
-TOOL_HINTS = {
-    "calculator": "You may use the calculator tool for arithmetic.",
-    "python": "You may use the python_runner tool to run short Python programs ({imports}).",
-}
 EXAMPLES_HEADING = "Here are some solved examples of the kind of problem you will be given."
 MAX_TOOL_MESSAGES = 40
 """Messages (calls and results) a tool-using sample may add before it is stopped."""
@@ -166,7 +146,7 @@ def gsm8k(
         shots = choose_exemplars(source, language, settings, evaluated, mode, record_to_sample)
         # Checked before anything runs: no isolation and no opt-in is a refusal, not a silent risk.
         policy = code_policy(mode, tools, sandbox, trust_model_code)
-    template = prompt_template(mode, tools, source, policy.program_packages())
+    template = prompt_template(PROMPT_TEMPLATE, mode, tools, source, policy.program_packages())
     prompt = (
         fewshot_prompt(shots.exemplars, settings.placement, template)
         if shots.mgsm is None
@@ -232,50 +212,6 @@ def preset_task(
     )
 
 
-def vote_check(votes: int) -> list[Solver]:
-    """A warning, once per run, when several votes are drawn greedily (all would be the same)."""
-    return [warn_identical_votes(votes)] if votes > 1 else []
-
-
-def voting(votes: int) -> Epochs | None:
-    """Several completions per question: mean accuracy, majority vote (maj@k) and pass@k."""
-    return Epochs(votes, [mean_score(), majority_answer(), pass_at(votes)]) if votes > 1 else None
-
-
-def prompt_settings(
-    preset: str,
-    source: str,
-    fewshot: int | None,
-    fewshot_seed: int | None,
-    placement: Placement | None,
-    fewshot_dataset: str | None,
-    calculator_annotations: bool,
-    mode: Mode,
-    tools: Tools,
-    votes: int,
-) -> PromptSettings:
-    """The prompt's settings: a preset's own values where it has them, else the defaults; all
-    parameters checked before any data is read."""
-    choice = choose_preset(
-        preset,
-        fewshot=fewshot,
-        fewshot_seed=fewshot_seed,
-        placement=placement,
-        fewshot_dataset=fewshot_dataset,
-        calculator_annotations=calculator_annotations,
-        mode=mode,
-        tools=tools,
-        source=source,
-    )
-    if choice is not None:
-        fewshot, fewshot_seed, placement = choice.fewshot, choice.fewshot_seed, choice.placement
-    fewshot = DEFAULT_FEWSHOT if fewshot is None else fewshot
-    placement = DEFAULT_PLACEMENT if placement is None else placement
-    seed = DEFAULT_FEWSHOT_SEED if fewshot_seed is None and choice is None else fewshot_seed
-    validate_parameters(fewshot, 0 if seed is None else seed, placement, votes, mode, tools)
-    return PromptSettings(fewshot, seed, placement, fewshot_dataset, calculator_annotations, choice)
-
-
 def record_to_sample(record: dict[str, Any], index: int, split: str = EVALUATION_SPLIT) -> Sample:
     """One GSM8K record (``question``, ``answer`` ending in ``#### N``) as an Inspect sample.
 
@@ -317,35 +253,6 @@ def records_to_samples(loaded: LoadedSplit) -> list[Sample]:
     return samples
 
 
-def prompt_template(mode: str, tools: str, source: str, packages: list[str] | None = None) -> str:
-    """The question template: text or program, plus GSM-Plus's instruction and a tool hint;
-    programs are told they may import ``packages`` besides the standard library."""
-    imports = describe_packages(packages or [])
-    template = (
-        PAL_PROMPT_TEMPLATE.format(imports=imports, question="{question}")
-        if mode == "pal"
-        else PROMPT_TEMPLATE
-    )
-    variant = VARIANTS.get(source)
-    if variant is not None and variant.family == "plus":
-        # Every GSM-Plus item gets the same instruction, so it says nothing about which items
-        # cannot be answered.
-        template = template.replace("\n\nQuestion:", f" {UNANSWERABLE_INSTRUCTION}\n\nQuestion:")
-    if tools != "none":
-        hint = TOOL_HINTS[tools].format(imports=imports)
-        template = template.replace("\n\nQuestion:", f" {hint}\n\nQuestion:")
-    return template
-
-
-def offered_tools(tools: Tools, policy: CodePolicy) -> list[Solver]:
-    """The tool the model may call while it reasons, if any (``cot`` mode only)."""
-    if tools == "calculator":
-        return [use_tools([calculator()])]
-    if tools == "python":
-        return [use_tools([python_runner(Limits(), policy.in_sandbox, policy.isolation)])]
-    return []
-
-
 @solver
 def fewshot_prompt(
     exemplars: list[Exemplar],
@@ -358,17 +265,6 @@ def fewshot_prompt(
         state.messages = build_messages(
             state.input_text, exemplars, placement, template, EXAMPLES_HEADING
         )
-        return state
-
-    return solve
-
-
-@solver
-def mgsm_fewshot_prompt(prompt: MgsmPrompt, placement: Placement = DEFAULT_PLACEMENT) -> Solver:
-    """Replace the sample's messages with MGSM's prompt in the question's language."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        state.messages = mgsm_messages(state.input_text, prompt, placement)
         return state
 
     return solve

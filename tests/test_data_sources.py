@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from inspect_ai._util.error import PrerequisiteError
 
-from gsm8k.data import DatasetUnavailableError, load_split, read_jsonl
+from gsm8k.data.splits import DatasetUnavailableError, load_split, read_jsonl
 from gsm8k.task import gsm8k
 
 

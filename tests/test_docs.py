@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gsm8k.data import HUB_DATASETS
-from gsm8k.family.sources import VARIANTS
+from gsm8k.data.family.sources import VARIANTS
+from gsm8k.data.splits import HUB_DATASETS
 from gsm8k.task import gsm8k
 from tests.conftest import REAL_DATA_DIR
 
@@ -199,7 +199,7 @@ def test_every_repository_path_named_in_code_exists() -> None:
         for path in _REPO_PATH.findall(_text(page)):
             named.add(path)
             assert (ROOT / path).exists(), f"{page.name}: `{path}` does not exist"
-    assert "gsm8k/task.py" in named and "gsm8k/variants.py" in named
+    assert "gsm8k/task.py" in named and "gsm8k/data/variants.py" in named
 
 
 def _bash_blocks(page: Path) -> list[str]:

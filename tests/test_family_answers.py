@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from gsm8k.family.answers import declares_unanswerable
-from gsm8k.family.sources import MGSM_LANGUAGES
-from gsm8k.scorer import explain, grade, score_values
+from gsm8k.data.family.sources import MGSM_LANGUAGES
+from gsm8k.grading.golds import declares_unanswerable
+from gsm8k.grading.scorer import explain, score_values
+from gsm8k.grading.verdict import extract_and_compare
 from tests.conftest import REAL_DATA_DIR
 
 
@@ -33,7 +34,7 @@ from tests.conftest import REAL_DATA_DIR
     ],
 )
 def test_unanswerable_target(completion: str, correct: bool) -> None:
-    extraction, verdict = grade(completion, "NONE")
+    extraction, verdict = extract_and_compare(completion, "NONE")
     assert verdict is correct
     if correct:
         assert extraction.answer == "NONE"
@@ -45,23 +46,23 @@ def test_unanswerable_target(completion: str, correct: bool) -> None:
     ["9 * 2 = 18\nANSWER: NONE", "ANSWER: unknown", "Hmm.\nANSWER: cannot be determined"],
 )
 def test_saying_none_to_an_answerable_question_is_wrong(completion: str) -> None:
-    extraction, correct = grade(completion, "18")
+    extraction, correct = extract_and_compare(completion, "18")
     assert not correct
     assert extraction.answer == "NONE"
 
 
 def test_a_declared_none_is_explained_as_an_answer() -> None:
-    extraction, correct = grade("Eggs eaten are not given.\nANSWER: NONE", "NONE")
+    extraction, correct = extract_and_compare("Eggs eaten are not given.\nANSWER: NONE", "NONE")
     assert extraction.rule == "answer_line" and extraction.format_followed
     assert explain(extraction, "NONE", correct, False).startswith("Answer NONE via rule")
-    prose, _ = grade("The question cannot be answered without the price.", "NONE")
+    prose, _ = extract_and_compare("The question cannot be answered without the price.", "NONE")
     assert prose.rule == "answer_is" and not prose.format_followed
 
 
 def test_prose_that_mentions_none_does_not_declare() -> None:
     assert declares_unanswerable("None of the eggs are left over, so she sells 9.") is None
     assert declares_unanswerable("ANSWER: 18 (none left over)") is None
-    assert grade("None of the eggs are wasted.\nANSWER: 18", "18")[1]
+    assert extract_and_compare("None of the eggs are wasted.\nANSWER: 18", "18")[1]
 
 
 @pytest.mark.parametrize(
@@ -90,7 +91,7 @@ def test_prose_that_mentions_none_does_not_declare() -> None:
     ],
 )
 def test_fraction_and_decimal_targets(completion: str, target: str, correct: bool) -> None:
-    assert grade(completion, target)[1] is correct
+    assert extract_and_compare(completion, target)[1] is correct
 
 
 @pytest.mark.parametrize("target", ["NONE", "2/5", "4.33", "18"])
@@ -103,14 +104,14 @@ def test_hostile_outputs(target: str) -> None:
         "cannot " * 20_000,
         "does not give " + "x" * 100_000 + " information",
     ):
-        assert isinstance(grade(completion, target)[1], bool)
-    assert grade("\n" * 100_000 + "ANSWER: NONE", "NONE")[1]
+        assert isinstance(extract_and_compare(completion, target)[1], bool)
+    assert extract_and_compare("\n" * 100_000 + "ANSWER: NONE", "NONE")[1]
 
 
 def test_integer_targets_are_unchanged() -> None:
-    assert grade("ANSWER: 18", "18")[1]
-    assert not grade("ANSWER: 18.4", "18")[1]
-    assert not grade("ANSWER: 123459", "123456")[1]
+    assert extract_and_compare("ANSWER: 18", "18")[1]
+    assert not extract_and_compare("ANSWER: 18.4", "18")[1]
+    assert not extract_and_compare("ANSWER: 123459", "123456")[1]
 
 
 # MGSM: an output in the style of each language's exemplars, ending with its answer phrase.
@@ -136,15 +137,15 @@ def test_every_mgsm_language_is_covered() -> None:
 @pytest.mark.parametrize("language", MGSM_LANGUAGES)
 def test_mgsm_answer_phrase_grades(language: str) -> None:
     output = MGSM_OUTPUTS[language]
-    assert grade(output, "7")[1], language
-    assert not grade(output, "12")[1], language
+    assert extract_and_compare(output, "7")[1], language
+    assert not extract_and_compare(output, "12")[1], language
 
 
 @pytest.mark.parametrize("language", MGSM_LANGUAGES)
 def test_mgsm_answer_phrase_before_an_aside(language: str) -> None:
     """The phrase, not the last number, states the answer when the model adds a remark."""
     output = MGSM_OUTPUTS[language] + "\n(12 - 5 = 7; 5 + 7 = 12)"
-    assert grade(output, "7")[1], language
+    assert extract_and_compare(output, "7")[1], language
 
 
 @pytest.mark.skipif(not REAL_DATA_DIR, reason="GSM8K_DATA_DIR is not set")
@@ -159,7 +160,7 @@ def test_real_mgsm_exemplar_answers_grade_correctly() -> None:
     wrong = [
         (row["language"], row["index"])
         for row in rows
-        if not grade(row["answer"], str(row["answer_number"]))[1]
+        if not extract_and_compare(row["answer"], str(row["answer_number"]))[1]
     ]
     assert wrong == []
 
@@ -175,7 +176,7 @@ def test_real_mgsm_exemplar_answers_grade_correctly() -> None:
 )
 def test_an_earlier_none_does_not_decide_a_numeric_item(completion: str) -> None:
     """Only the final answer outside reasoning counts; a passing `Answer: none` is working."""
-    extraction, correct = grade(completion, "18")
+    extraction, correct = extract_and_compare(completion, "18")
     assert correct and extraction.answer == "18"
 
 
@@ -190,11 +191,11 @@ def test_an_earlier_none_does_not_decide_a_numeric_item(completion: str) -> None
     ],
 )
 def test_a_passing_none_then_a_number_is_not_a_declaration(completion: str) -> None:
-    extraction, correct = grade(completion, "NONE")
+    extraction, correct = extract_and_compare(completion, "NONE")
     assert not correct and extraction.answer == "18"
 
 
 def test_a_final_none_after_reasoning_still_counts() -> None:
     completion = "<think>Maybe ANSWER: 18? No, the price is never given.</think>\nANSWER: NONE"
-    assert grade(completion, "NONE")[1]
+    assert extract_and_compare(completion, "NONE")[1]
     assert declares_unanswerable("<think>unclosed, cannot be determined") is None

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from gsm8k.data import DatasetUnavailableError
-from gsm8k.family.answers import UNANSWERABLE_INSTRUCTION
-from gsm8k.family.samples import plus_target
-from gsm8k.family.sources import MGSM_LANGUAGES, VARIANTS, load_variant
+from gsm8k.data.family.samples import plus_target
+from gsm8k.data.family.sources import MGSM_LANGUAGES, VARIANTS, load_variant
+from gsm8k.data.splits import DatasetUnavailableError
+from gsm8k.grading.golds import UNANSWERABLE_INSTRUCTION
 from gsm8k.task import gsm8k
 from tests.conftest import FIXTURES, REAL_DATA_DIR
 

@@ -8,7 +8,7 @@ from datasets import Dataset
 from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import TaskState
 
-from gsm8k.fewshot import select_indices, strip_annotations
+from gsm8k.prompting.fewshot import select_indices, strip_annotations
 from gsm8k.task import gsm8k
 
 

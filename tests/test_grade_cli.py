@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gsm8k.grade import EXIT_ALL_GRADED, EXIT_SOME_FAILED, EXIT_USAGE, grade_completion, main
+from gsm8k.grading.cli import EXIT_ALL_GRADED, EXIT_SOME_FAILED, EXIT_USAGE, grade_completion, main
 
 
 def run(
@@ -104,15 +104,15 @@ def test_a_bad_line_is_reported_and_the_others_are_graded(
 def test_an_exception_while_grading_becomes_that_line_s_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import gsm8k.grade
+    import gsm8k.grading.cli
 
     def fragile(completion: str, target: str, truncated: bool = False) -> object:
         if "boom" in completion:
             raise RuntimeError("extraction failed")
         return original(completion, target, truncated)
 
-    original = gsm8k.grade.grade
-    monkeypatch.setattr(gsm8k.grade, "grade", fragile)
+    original = gsm8k.grading.cli.grade
+    monkeypatch.setattr(gsm8k.grading.cli, "grade", fragile)
     bad = json.dumps({"id": "b", "completion": "boom", "target": "1"})
     code, rows, _ = run(["-"], capsys, f"{GOOD}\n{bad}\n{GOOD}\n")
     assert code == EXIT_SOME_FAILED

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gsm8k.grade import EXIT_ALL_GRADED, EXIT_USAGE, main
+from gsm8k.grading.cli import EXIT_ALL_GRADED, EXIT_USAGE, main
 from tests.test_result_channel import channel_program
 
 pytestmark = pytest.mark.skipif(

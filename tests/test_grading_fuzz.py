@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.adversarial_completions import CASES, seconds_per_completion
-from gsm8k.extract import RULES, UNCLOSED_REASONING, extract_answer, split_reasoning
-from gsm8k.numbers import parse_gold
-from gsm8k.scorer import grade
+from gsm8k.grading.extract import RULES, UNCLOSED_REASONING, extract_answer, split_reasoning
+from gsm8k.grading.numbers import parse_gold
+from gsm8k.grading.verdict import extract_and_compare
 
 LARGE = 200_000
 """Characters in the large adversarial completion (about the longest a model emits)."""
@@ -157,7 +157,7 @@ def test_a_closed_reasoning_block_changes_nothing_after_it(working: str, final: 
 def test_numbers_of_any_length_are_read_exactly(negative: bool, digits: str) -> None:
     # Beyond 4,300 digits Python's int refuses str(); the grader must not go through int.
     number = ("-" if negative else "") + digits
-    extraction, correct = grade(f"ANSWER: {number}", number)
+    extraction, correct = extract_and_compare(f"ANSWER: {number}", number)
     assert correct and extraction.answer == number
 
 
@@ -193,11 +193,11 @@ def test_adversarial_completion_is_graded_in_linear_time(name: str) -> None:
 @pytest.mark.parametrize("digits", [4_301, 20_000])
 def test_every_rule_reads_a_huge_number_whole(form: str, digits: int) -> None:
     number = "-" + "9" * digits
-    extraction, correct = grade(form.format(number), number)
+    extraction, correct = extract_and_compare(form.format(number), number)
     assert correct and extraction.answer == number
 
 
 def test_grading_survives_a_number_beyond_pythons_int_limit() -> None:
     huge = "9" * 5_000
-    extraction, correct = grade(f"The total is {huge} apples.", "18")
+    extraction, correct = extract_and_compare(f"The total is {huge} apples.", "18")
     assert extraction.answer == huge and not correct

@@ -11,9 +11,8 @@ import pytest
 
 from benchmarks.build_reasoning_completions import BUILD_COMMAND, OUT
 from benchmarks.grading_agreement import REASONING, load_completions
-from gsm8k.extract import NOT_A_NUMBER_BOXED, extract_answer
-from gsm8k.scorer import grade
-from gsm8k.sections import (
+from gsm8k.grading.extract import NOT_A_NUMBER_BOXED, extract_answer
+from gsm8k.grading.sections import (
     CUT_AFTER_DRAFT,
     EMPTY_ANSWER,
     ENDS_IN_LOOP,
@@ -21,6 +20,7 @@ from gsm8k.sections import (
     THINKING_CUT_OFF,
     ends_in_loop,
 )
+from gsm8k.grading.verdict import extract_and_compare
 
 JENNET_ANSWER = (
     "Answer: Jennet's hens lay 16 eggs each day. She uses 3 eggs for herself and 4 eggs for "
@@ -197,7 +197,7 @@ ROWS = [
 
 @pytest.mark.parametrize(("completion", "target", "answer", "rule"), ROWS)
 def test_reasoning_model_output(completion: str, target: str, answer: str, rule: str) -> None:
-    extraction, correct = grade(completion, target)
+    extraction, correct = extract_and_compare(completion, target)
     assert (extraction.answer, extraction.rule, correct) == (answer, rule, answer == target)
 
 
@@ -320,7 +320,7 @@ def test_thinking_cut_off_at_the_token_limit_has_no_answer() -> None:
     ],
 )
 def test_hostile_numbers_are_read_whole_or_refused(completion: str, answer: str | None) -> None:
-    extraction, correct = grade(completion, "1")
+    extraction, correct = extract_and_compare(completion, "1")
     assert extraction.answer == answer and not correct
 
 
@@ -397,7 +397,9 @@ def test_labelled_reasoning_completions_are_graded_as_labelled() -> None:
     # benchmarks/data/reasoning/README.md says.
     rows = load_completions(REASONING)
     misgraded = sorted(
-        row["id"] for row in rows if grade(row["completion"], row["target"])[1] != row["label"]
+        row["id"]
+        for row in rows
+        if extract_and_compare(row["completion"], row["target"])[1] != row["label"]
     )
     assert len(rows) == 1078
     # The one exception: a final answer "无法确定" (cannot be determined) after working whose

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gsm8k.extract import extract_answer
-from gsm8k.scorer import grade
+from gsm8k.grading.extract import extract_answer
+from gsm8k.grading.verdict import extract_and_compare
 
 STEPS = "Janet has 16 - 3 - 4 = 9 eggs left.\nShe sells them for 9 * 2 = 18 dollars.\n"
 
@@ -882,7 +882,7 @@ ALL_ROWS = (
 def test_grading_table(
     completion: str, target: str, answer: str | None, rule: str, followed: bool, correct: bool
 ) -> None:
-    extraction, is_correct = grade(completion, target)
+    extraction, is_correct = extract_and_compare(completion, target)
     assert (extraction.answer, extraction.rule, extraction.format_followed, is_correct) == (
         answer,
         rule,
@@ -925,4 +925,4 @@ def test_explicit_rules_win_over_earlier_fallbacks() -> None:
 
 def test_invalid_target_is_an_error_not_a_wrong_answer() -> None:
     with pytest.raises(ValueError, match="not a number"):
-        grade("ANSWER: 18", "eighteen")
+        extract_and_compare("ANSWER: 18", "eighteen")

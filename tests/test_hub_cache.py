@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from gsm8k.data import GSM8K_REVISION, load_split
+from gsm8k.data.splits import GSM8K_REVISION, load_split
 from gsm8k.task import gsm8k
 
 ROWS = {

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from scipy import stats
 
-from gsm8k.intervals import question_stderr, wilson_ci
+from gsm8k.metrics.intervals import question_stderr, wilson_ci
 from gsm8k.task import gsm8k
 from tests.scripted import run_eval, scripted_model
 

@@ -15,7 +15,7 @@ from inspect_ai._util.error import PrerequisiteError
 from inspect_ai.log import EvalSample, read_eval_log
 from inspect_ai.model import ChatMessageUser, GenerateConfig, get_model
 
-from gsm8k.extract import RULES
+from gsm8k.grading.extract import RULES
 from gsm8k.local.bundled import BUNDLED_INSTALL, ModelFileError, resolve_model_file
 from gsm8k.local.defaults import (
     DEFAULT_MAX_CONNECTIONS,

@@ -4,7 +4,13 @@ from decimal import Decimal
 
 import pytest
 
-from gsm8k.numbers import normalize, parse_gold, parse_number, same_number, uses_dot_thousands
+from gsm8k.grading.numbers import (
+    normalize,
+    parse_gold,
+    parse_number,
+    same_number,
+    uses_dot_thousands,
+)
 
 
 @pytest.mark.parametrize(

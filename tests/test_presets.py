@@ -21,12 +21,12 @@ from inspect_ai.model import ModelName, ModelOutput
 from inspect_ai.scorer import Scorer, Target
 from inspect_ai.solver import TaskState
 
-from gsm8k.fewshot import seeded_order
-from gsm8k.presets import PRESETS, preset_names
-from gsm8k.presets import lm_evaluation_harness as lm_eval
-from gsm8k.presets import simple_evals_mgsm as simple_evals
-from gsm8k.presets import zero_shot_cot as kojima
-from gsm8k.presets.lookup import Lookup
+from gsm8k.prompting.fewshot import seeded_order
+from gsm8k.prompting.presets import PRESETS, preset_names
+from gsm8k.prompting.presets import lm_evaluation_harness as lm_eval
+from gsm8k.prompting.presets import simple_evals_mgsm as simple_evals
+from gsm8k.prompting.presets import zero_shot_cot as kojima
+from gsm8k.prompting.presets.lookup import Lookup
 from gsm8k.task import gsm8k
 from tests.preset_support import rendered
 from tests.scripted import run_eval, scripted_model

@@ -7,7 +7,7 @@ import math
 import pytest
 from inspect_ai.scorer import SampleScore, Score
 
-from gsm8k.rates import rates
+from gsm8k.metrics.rates import rates
 
 
 def _scores(*values: object) -> list[SampleScore]:

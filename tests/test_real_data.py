@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gsm8k.data import load_split
-from gsm8k.numbers import parse_gold
+from gsm8k.data.splits import load_split
+from gsm8k.grading.numbers import parse_gold
 from gsm8k.task import gsm8k, records_to_samples
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from inspect_ai._util.error import PrerequisiteError
 
-from gsm8k.errors import TaskInputError
+from gsm8k.metrics.votes import identical_votes_warning
+from gsm8k.settings.errors import TaskInputError
 from gsm8k.task import gsm8k
-from gsm8k.votes import identical_votes_warning
 from tests.conftest import FIXTURES
 from tests.scripted import run_eval, scripted_model
 
@@ -74,7 +74,7 @@ def test_votes_at_temperature_zero_warn(votes: int, temperature: float | None, w
 def test_the_warning_reaches_the_run_once(
     mini_data: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="gsm8k.votes"):
+    with caplog.at_level(logging.WARNING, logger="gsm8k.metrics.votes"):
         log = run_eval(
             gsm8k(dataset=str(mini_data), fewshot=0, votes=2),
             scripted_model(lambda prompt: "ANSWER: 1"),

@@ -20,11 +20,11 @@ from inspect_ai.scorer import Score, Target
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolInfo
 
-from gsm8k import reasons
 from gsm8k.execution.runner import ExecutionResult, Limits
 from gsm8k.execution.scorer import pal_grader
-from gsm8k.reducers import majority_answer
-from gsm8k.scorer import score_output
+from gsm8k.grading import reasons
+from gsm8k.grading.scorer import score_output
+from gsm8k.metrics.reducers import majority_answer
 from gsm8k.task import gsm8k
 from tests.scripted import last_user_text, mock_model, run_eval
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText, ModelOutput
 
-import gsm8k.scorer
-from gsm8k.scorer import ACCURACY, NO_ANSWER, TRUNCATED, score_output
+import gsm8k.grading.scorer
+from gsm8k.grading.scorer import ACCURACY, NO_ANSWER, TRUNCATED, score_output
 
 
 def output(*parts: ContentReasoning | ContentText, stop_reason: str = "stop") -> ModelOutput:
@@ -65,7 +65,7 @@ def test_a_failure_while_grading_is_that_samples_scored_failure(
     def broken(completion: str, target: str, truncated: bool = False) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(gsm8k.scorer, "grade", broken)
+    monkeypatch.setattr(gsm8k.grading.scorer, "grade", broken)
     score = score_output(ModelOutput.from_content("m", "ANSWER: 18"), "18")
     assert score.value[ACCURACY] == 0.0 and score.value[NO_ANSWER] == 1.0  # type: ignore[index]
     assert score.metadata is not None

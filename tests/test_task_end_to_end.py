@@ -47,7 +47,7 @@ def test_exact_grader_and_match_disagree_where_match_rounds(log: Any) -> None:
 
 def test_format_and_truncation_rates(log: Any) -> None:
     assert metric(log, "strict_accuracy", "accuracy") == pytest.approx(2 / 6)
-    # The plain rates are one metric of the grader's own score (gsm8k.rates), not three scores.
+    # The plain rates are one metric of the grader's own score (gsm8k.metrics.rates), not three.
     assert metric(log, "gsm8k_grader", "format_followed") == pytest.approx(4 / 6)
     assert metric(log, "gsm8k_grader", "truncated") == pytest.approx(1 / 6)
     assert metric(log, "gsm8k_grader", "no_answer") == pytest.approx(1 / 6)

@@ -54,7 +54,7 @@ def clustered_interval(clusters: dict[int, list[float]]) -> tuple[float, float]:
     """
     from inspect_ai.scorer import MetricProtocol, SampleScore, Score
 
-    from gsm8k.intervals import CLUSTER_KEY, wilson_ci
+    from gsm8k.metrics.intervals import CLUSTER_KEY, wilson_ci
 
     scores = [
         SampleScore(score=Score(value=value), sample_metadata={CLUSTER_KEY: original})

@@ -22,7 +22,7 @@ from gsm8k.compare.display import display_value
 from gsm8k.compare.results import PAL_GRADER, Run
 from gsm8k.compare.settings import GENERATION_OPERATIONAL_FIELDS
 from gsm8k.compare.stats import summarize, wilson_interval
-from gsm8k.presets.registry import PRESETS
+from gsm8k.prompting.presets.registry import PRESETS
 
 OTHER_RULES = {
     "lm_eval_strict_match": "lm-eval strict-match",

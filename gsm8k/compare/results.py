@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from gsm8k.reducers import majority_vote
+from gsm8k.metrics.reducers import majority_vote
 
 GRADER = "gsm8k_grader"
 PAL_GRADER = "pal_grader"

@@ -17,7 +17,7 @@ from statistics import mean
 from scipy import stats
 
 from gsm8k.compare.results import Run, SampleResult, id_order
-from gsm8k.reducers import majority_vote
+from gsm8k.metrics.reducers import majority_vote
 
 CONFIDENCE = 0.95
 SIGNIFICANCE = 0.05

@@ -15,9 +15,10 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageAssistant, ModelOutput, execute_tools
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from gsm8k.grading.reasons import GUARD_KEY
+
 MAX_TOOL_CALLS_PER_REPLY = 16
 """More calls than this in one reply are a flood: none of them run and the sample ends."""
-GUARD_KEY = "generate_guard"
 """The sample metadata key that records why the guard ended a sample."""
 
 

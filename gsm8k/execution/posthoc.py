@@ -17,8 +17,8 @@ from gsm8k.execution.isolation import Isolation
 from gsm8k.execution.programs import extract_program
 from gsm8k.execution.runner import DEFAULT_LIMITS, Limits, run_program
 from gsm8k.execution.scorer import EXACT, tidy
-from gsm8k.grade import Graded
-from gsm8k.numbers import normalize, parse_gold, same_number
+from gsm8k.grading.numbers import normalize, parse_gold, same_number
+from gsm8k.grading.verdict import Graded
 
 PROGRAM_RULE = "program"
 """The ``rule`` of a row graded by running its program."""

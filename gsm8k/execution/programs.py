@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from gsm8k.execution.calculator import CalculatorError, calculate, normalize_expression
-from gsm8k.numbers import parse_gold, same_number
-from gsm8k.numbers import parse_number as parse_value
+from gsm8k.grading.numbers import parse_gold, same_number
+from gsm8k.grading.numbers import parse_number as parse_value
 
 FENCE = "```"
 PYTHON_FENCE_LABELS = frozenset({"", "python", "py", "python3"})

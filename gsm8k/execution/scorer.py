@@ -8,17 +8,16 @@ from decimal import Context, Decimal, localcontext
 from inspect_ai.scorer import Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import TaskState
 
-from gsm8k import reasons
 from gsm8k.execution.dispatch import check_isolation, run_model_code
-from gsm8k.execution.guard import GUARD_KEY
 from gsm8k.execution.isolation import Isolation
 from gsm8k.execution.programs import extract_program
 from gsm8k.execution.result_line import MAX_RESULT_DIGITS
 from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits
-from gsm8k.intervals import question_stderr, wilson_ci
-from gsm8k.numbers import DECIMAL_TOLERANCE, normalize, parse_gold, same_number
-from gsm8k.rates import rates
-from gsm8k.reasons import TRUNCATION_STOP_REASONS, engine_error, is_blank
+from gsm8k.grading import reasons
+from gsm8k.grading.numbers import DECIMAL_TOLERANCE, normalize, parse_gold, same_number
+from gsm8k.grading.reasons import GUARD_KEY, TRUNCATION_STOP_REASONS, engine_error, is_blank
+from gsm8k.metrics.intervals import question_stderr, wilson_ci
+from gsm8k.metrics.rates import rates
 
 ACCURACY = "accuracy"
 EXECUTION_ERROR = "execution_error"
@@ -125,7 +124,7 @@ def tidy(value: Decimal) -> Decimal:
 
 
 def program_reason(result: ExecutionResult, completion: str, truncated: bool) -> str | None:
-    """Why a program's score is abnormal (see :mod:`gsm8k.reasons`); ``None`` when it ran."""
+    """Why a program's score is abnormal (:mod:`gsm8k.grading.reasons`); ``None`` when it ran."""
     if result.status == "ok":
         return None
     if truncated:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspect_ai.solver import Solver, use_tools
 from inspect_ai.tool import Tool, ToolError, tool
 from inspect_ai.util import store
 
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import check_isolation, run_model_code
 from gsm8k.execution.isolation import Isolation
+from gsm8k.execution.policy import CodePolicy
 from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits
 
 TOOL_OUTPUT_CHARS = 4000
@@ -128,3 +130,12 @@ def describe(result: ExecutionResult) -> str:
     errors = result.stderr.strip()[-TOOL_OUTPUT_CHARS:]
     printed += f"Errors:\n{errors}\n" if errors else ""
     return f"{printed}Error ({result.status}): {result.error}"
+
+
+def offered_tools(tools: str, policy: CodePolicy) -> list[Solver]:
+    """The tool the model may call while it reasons, if any (``cot`` mode only)."""
+    if tools == "calculator":
+        return [use_tools([calculator()])]
+    if tools == "python":
+        return [use_tools([python_runner(Limits(), policy.in_sandbox, policy.isolation)])]
+    return []

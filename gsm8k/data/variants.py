@@ -1,0 +1,140 @@
+"""Which set a run evaluates, and how its samples are paired with GSM8K's test questions.
+
+``dataset`` names GSM8K (the hub's or a local copy), GSM8K-Platinum, a custom GSM8K-format file,
+or a GSM-family variant (GSM-Symbolic, GSM-Plus, MGSM). Every paired sample carries the GSM8K test
+index it derives from (``metadata["gsm8k_index"]``), so runs on different sets compare question by
+question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from inspect_ai.dataset import Sample
+
+from gsm8k.data.family.samples import normalize_question, variant_samples
+from gsm8k.data.family.sources import VARIANTS, is_variant, load_variant
+from gsm8k.data.splits import (
+    DatasetUnavailableError,
+    LoadedSplit,
+    default_source,
+    is_hub_source,
+    load_split,
+    resolve_path,
+)
+
+EVALUATION_SPLIT = "test"
+EXEMPLAR_SPLIT = "train"
+
+
+@dataclass(frozen=True)
+class EvaluationSet:
+    """The evaluated samples and where they came from."""
+
+    samples: list[Sample]
+    split: LoadedSplit
+    """The records' origin (location, revision, checksum), as the log records it."""
+    name: str
+    """How logs name the set: ``gsm8k``, ``gsm8k-platinum``, ``mgsm-de``, a file's name, ..."""
+    paired: bool
+    """Whether every sample carries its GSM8K test index."""
+
+
+def evaluation_set(
+    source: str,
+    split: str,
+    language: str | None,
+    records_to_samples: Callable[[LoadedSplit], list[Sample]],
+) -> EvaluationSet:
+    """Load the evaluated set named by ``source`` and pair its samples with GSM8K.
+
+    Args:
+        source: A hub name, a local path, or a GSM-family variant name.
+        split: The split of a GSM8K-format source (variants have one evaluated split).
+        language: MGSM's language (``dataset=mgsm`` only).
+        records_to_samples: How GSM8K-format records become samples (the task's own rule).
+    """
+    if is_variant(source):
+        loaded = load_variant(VARIANTS[source], language)
+        samples = variant_samples(
+            VARIANTS[source], loaded, lambda: gsm8k_test_questions(source), language
+        )
+        name = f"mgsm-{language}" if source == "mgsm" else source
+        return EvaluationSet(samples, loaded, name, paired=True)
+    loaded = load_split(source, split, parameter="dataset")
+    samples = records_to_samples(loaded)
+    name = _set_name(source, loaded)
+    return EvaluationSet(samples, loaded, name, pair_with_gsm8k(samples, source, loaded))
+
+
+def pair_with_gsm8k(samples: list[Sample], source: str, evaluation: LoadedSplit) -> bool:
+    """Give each sample of a GSM8K-format split its GSM8K test index as id and metadata.
+
+    GSM8K's own test and socratic splits are in test order. Another set (GSM8K-Platinum, which
+    drops 110 questions, or any subset) is matched question by question against the GSM8K test
+    split. Returns whether every sample was paired; a custom set whose questions are not all
+    GSM8K test questions keeps its row numbers as ids and is not paired.
+
+    Raises:
+        ValueError: a Platinum question is not a GSM8K test question.
+    """
+    if _in_test_order(source, evaluation):
+        for sample in samples:
+            (sample.metadata or {})["gsm8k_index"] = sample.id
+        return True
+    platinum = source == "gsm8k-platinum"
+    try:
+        index_of = {normalize_question(q): i for i, q in enumerate(gsm8k_test_questions(source))}
+    except (DatasetUnavailableError, ValueError):
+        if platinum:
+            raise
+        return False
+    indices = [index_of.get(normalize_question(str(sample.input))) for sample in samples]
+    if any(index is None for index in indices):
+        if platinum:
+            missing = sum(index is None for index in indices)
+            raise ValueError(
+                f"dataset=gsm8k-platinum: {missing} questions of {evaluation.location} are not "
+                "GSM8K test questions, so they cannot be paired with their originals."
+            )
+        return False
+    for sample, index in zip(samples, indices, strict=True):
+        sample.id = index
+        (sample.metadata or {})["gsm8k_index"] = index
+    return True
+
+
+def is_gsm8k_layout(source: str) -> bool:
+    """Whether ``source`` is a local directory laid out as GSM8K (it has ``train.jsonl``)."""
+    path = resolve_path(source)
+    return path is not None and path.is_dir() and (path / f"{EXEMPLAR_SPLIT}.jsonl").is_file()
+
+
+def gsm8k_test_questions(source: str) -> list[str]:
+    """The GSM8K test questions in order, from the default dataset (the hub's if that is
+    ``source`` itself)."""
+    reference = default_source()
+    if reference == source or is_variant(reference):
+        reference = "gsm8k"
+    records = load_split(reference, EVALUATION_SPLIT, parameter="dataset").records
+    return [str(record.get("question", "")) for record in records]
+
+
+def _in_test_order(source: str, evaluation: LoadedSplit) -> bool:
+    """Whether the split is GSM8K's test set itself (row k is test item k)."""
+    if source in ("gsm8k", "gsm8k-socratic"):
+        return True
+    return is_gsm8k_layout(source) and evaluation.split in ("test", "test_socratic")
+
+
+def _set_name(source: str, evaluation: LoadedSplit) -> str:
+    """How logs name the evaluated set: the hub name, or what the local files are."""
+    if is_hub_source(source):
+        return source
+    if is_gsm8k_layout(source):
+        return {"test": "gsm8k", "test_socratic": "gsm8k-socratic"}.get(
+            evaluation.split, f"gsm8k-{evaluation.split}"
+        )
+    path = resolve_path(source)
+    return path.name if path is not None and path.is_dir() else evaluation.split

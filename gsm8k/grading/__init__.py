@@ -1,0 +1,32 @@
+"""Reading the final answer out of a model's completion and grading it exactly.
+
+The API, usable without the task, Inspect's solvers or the sandbox::
+
+    from gsm8k.grading import grade
+
+    verdict = grade("... so she makes 9 * 2 = 18 dollars.\\nANSWER: 18", "18")
+    verdict.correct, verdict.answer, verdict.rule  # (True, "18", "answer_line")
+
+Modules, in the order a completion goes through them: ``sections`` (reasoning blocks, answer
+sections, invented follow-ups), ``extract`` (the extraction rules, with ``reader``, ``phrases``
+and ``fallback``), ``numbers`` (reading and comparing numbers), ``golds`` (GSM-Plus's ``NONE``,
+fraction and rounded golds), ``verdict`` (the comparison). ``reasons`` names abnormal scores,
+``scorer`` is the Inspect scorer (``gsm8k_grader``) and ``cli`` the ``gsm8k-grade`` command.
+"""
+
+from gsm8k.grading.extract import Extraction, extract_answer
+from gsm8k.grading.numbers import normalize, parse_gold, parse_number, same_number
+from gsm8k.grading.verdict import Graded, Verdict, grade, grade_completion
+
+__all__ = [
+    "Extraction",
+    "Graded",
+    "Verdict",
+    "extract_answer",
+    "grade",
+    "grade_completion",
+    "normalize",
+    "parse_gold",
+    "parse_number",
+    "same_number",
+]

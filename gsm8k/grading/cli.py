@@ -1,0 +1,324 @@
+"""Grade completions produced elsewhere: the ``gsm8k-grade`` command and ``grade_completion``.
+
+Input: JSON lines ``{"id": str, "completion": str, "target": str}``; ``target`` may be left out,
+then ``id`` is looked up in the dataset as a sample id (the test index, ``17``; ``test-17`` from
+older logs also works). An optional ``"truncated": true``, or a ``"stop_reason"`` that the eval
+counts as truncation (``max_tokens``, ``model_length``), marks a completion cut off at the token
+limit, exactly as the eval's scorer reads ``stop_reason``. Output: one JSON line per input line,
+in the same order, each with its input ``line`` number; a line that cannot be graded gets an
+``error`` field instead of a verdict, and the rest are still graded. A summary goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from inspect_ai._util.error import PrerequisiteError
+
+from gsm8k.grading.numbers import normalize, parse_gold
+from gsm8k.grading.reasons import TRUNCATION_STOP_REASONS
+from gsm8k.grading.verdict import Graded, grade_completion
+
+EXIT_ALL_GRADED = 0
+EXIT_SOME_FAILED = 1
+"""At least one line could not be graded; each has an ``error`` field, the summary counts them."""
+EXIT_USAGE = 2
+"""Bad arguments, or the input file cannot be opened: nothing was graded."""
+MAX_ERRORS_SHOWN = 10
+"""Failed lines named one by one on stderr; the rest are counted (all are in the output)."""
+
+HELP_EPILOG = f"""\
+input:   one JSON object per line: {{"id": 17, "completion": "...", "target": "42"}}
+         Without "target", the id is looked up in --dataset as a test index (17, or
+         test-17 as older logs write it). "truncated": true, or "stop_reason":
+         "max_tokens" / "model_length" (as Inspect records it), marks a completion
+         cut off at the token limit (the last number in it is then not used).
+output:  one JSON line per input line, in order: line, id, correct, answer, target,
+         rule, format_followed, truncated. A line that cannot be graded (not JSON,
+         a missing field, a target that is not a number, text that is not UTF-8)
+         gets line, id and error instead; the other lines are still graded.
+programs: with --run-programs each line's program runs in the sandbox mode=pal uses
+         ("program": code, or the code in "completion") and its result is graded
+         (rule "program", plus the run's status and error). The result is read as
+         solution(), simple_math_problem(), ans/answer/result, solver(), else the
+         last printed line when it is a number.
+exit status: {EXIT_ALL_GRADED} every line graded; {EXIT_SOME_FAILED} some lines could not be graded
+         (stderr says how many and which); {EXIT_USAGE} bad arguments or an unreadable
+         file (nothing graded).
+python:  from gsm8k.grading import grade
+         grade(text, "42").correct
+"""
+
+
+@dataclass(frozen=True)
+class Failed:
+    """An input line that could not be graded, and why."""
+
+    line: int
+    id: str | None
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "id": self.id, "error": self.error}
+
+
+class TargetLookup:
+    """Gold answers by sample id or test index, loaded from the dataset on first use.
+
+    A dataset that fails to load is reported once (:attr:`error`) and every lookup then misses,
+    so lines that carry their own target are still graded.
+    """
+
+    def __init__(self, source: str | None, split: str) -> None:
+        self.source, self.split = source, split
+        self._targets: dict[str, str] | None = None
+        self.error: str | None = None
+
+    def __call__(self, sample_id: str) -> str | None:
+        if self._targets is None:
+            self._targets = {}
+            try:
+                self._targets = self._load()
+            except Exception as error:  # reported once; lines with their own target go on
+                self.error = str(error) or type(error).__name__
+        return self._targets.get(sample_id)
+
+    def _load(self) -> dict[str, str]:
+        from gsm8k.data.splits import DATA_DIR_ENV, GOLD_DELIMITER, default_source, load_split
+
+        # The error names what the user set: --dataset, or GSM8K_DATA_DIR in its absence.
+        from_env = self.source is None and bool(os.environ.get(DATA_DIR_ENV))
+        parameter = DATA_DIR_ENV if from_env else "--dataset"
+        loaded = load_split(self.source or default_source(), self.split, parameter=parameter)
+        targets: dict[str, str] = {}
+        for index, record in enumerate(loaded.records):
+            final = str(record.get("answer", "")).rsplit(GOLD_DELIMITER, 1)[-1]
+            try:
+                target = normalize(parse_gold(final))
+            except ValueError as error:
+                raise ValueError(
+                    f"{loaded.where(index)}: gold {final.strip()!r}: {error}"
+                ) from error
+            targets[str(index)] = target
+            # Ids written by releases before 1.1 (``test-17``) still resolve.
+            targets[f"{self.split}-{index}"] = target
+        return targets
+
+
+def numbered_lines(stream: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
+    """``(line number, byte offset, raw line)`` for each line, without its line ending.
+
+    Lines are split on ``\\n`` only, so a U+2028 or a lone ``\\r`` inside a JSON string does not
+    split a record the way ``str.splitlines`` would.
+    """
+    offset = 0
+    for number, raw in enumerate(stream, start=1):
+        yield number, offset, raw.rstrip(b"\r\n")
+        offset += len(raw)
+
+
+ProgramGrader = Callable[[dict[str, Any], str, str], Graded]
+"""Runs a row's program and grades its result (``--run-programs``): row, target, id."""
+
+
+def grade_line(
+    number: int,
+    offset: int,
+    raw: bytes,
+    lookup: TargetLookup,
+    programs: ProgramGrader | None = None,
+) -> Graded | Failed:
+    """Grade one input line; anything wrong with it becomes a :class:`Failed` naming why."""
+    try:
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")  # a BOM is harmless
+    except UnicodeDecodeError as error:
+        return Failed(
+            number,
+            None,
+            f"not UTF-8 (byte {raw[error.start]:#04x} at byte offset {offset + error.start} of the "
+            "file); re-encode the file as UTF-8",
+        )
+    if not text.strip():
+        return Failed(number, None, "empty line")
+    try:
+        row = json.loads(text)
+    except json.JSONDecodeError as error:
+        return Failed(number, None, f"not valid JSON ({error.msg}, column {error.colno})")
+    except RecursionError:
+        return Failed(number, None, "not valid JSON (nested too deeply)")
+    except ValueError as error:  # an integer literal of more than 4,300 digits
+        return Failed(number, None, f"not readable JSON ({str(error)[:120]})")
+    problem = _row_problem(row, programs is not None)
+    raw_id = row.get("id") if isinstance(row, dict) else None
+    sample_id = (
+        str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
+    )
+    if problem:
+        return Failed(number, sample_id, problem)
+    assert sample_id is not None  # checked by _row_problem
+    target = str(row["target"]) if "target" in row else lookup(sample_id)
+    if target is None:
+        reason = (
+            "the dataset could not be loaded (its error is on stderr, once)"
+            if lookup.error
+            else f"id {sample_id!r} is not a sample id or index of the {lookup.split} split"
+        )
+        return Failed(
+            number, sample_id, f"no 'target', and {reason}; add a target or pass --dataset"
+        )
+    try:
+        if programs is not None:
+            return programs(row, target, sample_id)
+        truncated = row.get("truncated", False) or row.get("stop_reason") in TRUNCATION_STOP_REASONS
+        return grade_completion(row["completion"], target, sample_id, truncated)
+    except ValueError as error:  # the target is not a number
+        return Failed(number, sample_id, str(error)[:1000])
+    except Exception as error:  # one line must never stop the others from being graded
+        return Failed(number, sample_id, f"cannot grade: {type(error).__name__}: {error}"[:1000])
+
+
+def _row_problem(row: Any, programs: bool = False) -> str | None:
+    if not isinstance(row, dict):
+        return "expected a JSON object"
+    if not isinstance(row.get("id"), (str, int)) or isinstance(row.get("id"), bool):
+        return "'id' must be a string or a whole number"
+    if programs and "program" in row:
+        if not isinstance(row["program"], str):
+            return "'program' must be a string"
+    elif not isinstance(row.get("completion"), str):
+        return "'completion' must be a string" + (" (or give a 'program')" if programs else "")
+    if "target" in row and (
+        not isinstance(row["target"], (str, int, float)) or isinstance(row["target"], bool)
+    ):
+        return "'target' must be a string or a number"
+    if "truncated" in row and not isinstance(row["truncated"], bool):
+        return "'truncated' must be true or false"
+    if "stop_reason" in row and not isinstance(row["stop_reason"], (str, type(None))):
+        return '\'stop_reason\' must be a string such as "stop" or "max_tokens"'
+    return None
+
+
+def program_grader(trust_model_code: bool) -> ProgramGrader:
+    """The ``--run-programs`` grader, isolated as ``mode=pal`` is.
+
+    Raises:
+        PrerequisiteError: when bubblewrap cannot run here and ``trust_model_code`` is false.
+    """
+    from gsm8k.execution.isolation import choose_isolation
+    from gsm8k.execution.posthoc import grade_program
+
+    isolation = choose_isolation(trust_model_code)
+
+    def grade_row(row: dict[str, Any], target: str, sample_id: str) -> Graded:
+        return grade_program(
+            target, row.get("program"), row.get("completion"), sample_id, isolation
+        )
+
+    return grade_row
+
+
+def summary(graded: Sequence[Graded], failed: int = 0) -> str:
+    total = len(graded)
+    unreadable = (
+        f"; {failed} line{'s' if failed != 1 else ''} could not be graded" if failed else ""
+    )
+    if total == 0:
+        return f"graded 0 completions{unreadable}"
+
+    def rate(count: int) -> str:
+        return f"{count}/{total} ({count / total:.1%})"
+
+    correct = sum(g.correct for g in graded)
+    strict = sum(g.correct and g.format_followed for g in graded)
+    followed = sum(g.format_followed for g in graded)
+    missing = sum(g.answer is None for g in graded)
+    return (
+        f"graded {total} completions: accuracy {rate(correct)}, strict accuracy {rate(strict)}, "
+        f"format followed {rate(followed)}, no answer {rate(missing)}{unreadable}"
+    )
+
+
+def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="gsm8k-grade",
+        description="Grade model completions of GSM8K questions with the task's exact grader.",
+        epilog=HELP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", help="JSONL file of completions, or - for standard input")
+    parser.add_argument(
+        "--dataset",
+        default=None,
+        help="where to look up missing targets: a directory with test.jsonl, a .jsonl file, or "
+        "gsm8k / gsm8k-platinum from the hub (default: $GSM8K_DATA_DIR, else gsm8k)",
+    )
+    parser.add_argument("--split", default="test", help="split to look up ids in (default: test)")
+    parser.add_argument(
+        "--run-programs",
+        action="store_true",
+        help="run each line's program ('program', or the code in 'completion') in the sandbox "
+        "mode=pal uses and grade its result",
+    )
+    parser.add_argument(
+        "--trust-model-code",
+        action="store_true",
+        help="with --run-programs where bubblewrap cannot run: run programs as plain local "
+        "processes that can read whatever your user can",
+    )
+    args = parser.parse_args(argv)
+    programs: ProgramGrader | None = None
+    if args.run_programs:
+        try:
+            programs = program_grader(args.trust_model_code)
+        except PrerequisiteError as error:
+            print(f"gsm8k-grade: --run-programs: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    name = "<stdin>" if args.file == "-" else args.file
+    source: AbstractContextManager[IO[bytes]]
+    try:
+        if args.file == "-":
+            source = nullcontext(stdin or sys.stdin.buffer)
+        else:
+            source = Path(args.file).open("rb")  # noqa: SIM115 (closed by the with below)
+    except OSError as error:
+        print(f"gsm8k-grade: cannot read {name}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    lookup = TargetLookup(args.dataset, args.split)
+    graded: list[Graded] = []
+    failed: list[Failed] = []
+    out = sys.stdout
+    with source as stream:
+        for number, offset, raw in numbered_lines(stream):
+            result = grade_line(number, offset, raw, lookup, programs)
+            if isinstance(result, Failed):
+                failed.append(result)
+                out.write(json.dumps(result.to_json()) + "\n")
+            else:
+                graded.append(result)
+                out.write(json.dumps({"line": number, **result.to_json()}) + "\n")
+    if lookup.error:
+        # Named as the user gave it: an option they passed, or the default they did not choose.
+        place = "--dataset" if args.dataset else "the default dataset (no --dataset given)"
+        print(f"gsm8k-grade: {place}: {lookup.error}", file=sys.stderr)
+    for failure in failed[:MAX_ERRORS_SHOWN]:
+        print(f"gsm8k-grade: {name}:{failure.line}: {failure.error}", file=sys.stderr)
+    if len(failed) > MAX_ERRORS_SHOWN:
+        print(
+            f"gsm8k-grade: … and {len(failed) - MAX_ERRORS_SHOWN} more lines with an 'error' "
+            "field in the output",
+            file=sys.stderr,
+        )
+    print(summary(graded, len(failed)), file=sys.stderr)
+    return EXIT_SOME_FAILED if failed else EXIT_ALL_GRADED
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,79 @@
+"""Answer phrases of the MGSM languages ("the answer is", "Die Antwort lautet", "Ответ:", "答案是",
+"సమాధానం", …) directly followed by a number: the ``answer_is`` rule.
+
+The last phrase whose value is a number wins; a phrase inside a question the model asks itself
+(`ответ будет 14?`) is not an answer. Values are read from a bounded window after the phrase, so
+the rule is linear in the text's length.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+
+VALUE_WINDOW = 200
+"""Characters after a phrase in which its value must appear."""
+
+# Answer phrases of the MGSM languages, each ending where its value starts. Words of scripts that
+# separate words with spaces must not continue a longer word (`long-answer`, `myanswer`).
+_WORD_START = r"(?<![\w-])"
+# An aside between the keyword and the verb: Kojima et al.'s "the answer (arabic numerals) is".
+_ASIDE = r"[*_]{0,3}(?:[ \t]*[(（][^()（）\n]{0,40}[)）])?"
+ANSWER_PHRASES = "|".join(
+    (
+        rf"{_WORD_START}(?:final[ \t]+)?answer{_ASIDE}"
+        r"(?:[ \t]+to[ \t]+(?:the|this|that)[ \t]+(?:problem|question))?"
+        r"[ \t]*(?:is|would[ \t]+be|will[ \t]+be|should[ \t]+be|[:：])",  # en
+        rf"{_WORD_START}(?:endgültige[ \t]+)?antwort{_ASIDE}(?:[ \t]+(?:ist|lautet)|[ \t]*[:：])",
+        rf"{_WORD_START}respuesta(?:[ \t]+(?:final|correcta))?{_ASIDE}(?:[ \t]+es|[ \t]*[:：])",
+        rf"{_WORD_START}réponse(?:[ \t]+(?:finale|correcte))?{_ASIDE}(?:[ \t]+est|[ \t]*[:：])",
+        rf"{_WORD_START}ответ{_ASIDE}(?:[ \t]*[:：—–]|[ \t]+(?:равен|будет|составляет|[-—–]))",
+        rf"{_WORD_START}jibu(?:[ \t]+la[ \t]+mwisho)?{_ASIDE}(?:[ \t]+ni|[ \t]*[:：])",  # sw
+        rf"উত্তর{_ASIDE}(?:[ \t]+(?:হল|হলো|হবে)|[ \t]*[:：]?)",  # bn
+        rf"(?:సమాధానం|జవాబు){_ASIDE}[ \t]*[:：]?",  # te
+        rf"คำตอบ(?:สุดท้าย)?{_ASIDE}[ \t]*(?:คือ|[:：])?",  # th
+        rf"答え{_ASIDE}[ \t]*(?:は|[:：])?|答[*_]{{0,3}}[:：]",  # ja
+        rf"答案{_ASIDE}[ \t]*(?:是|为|為|[:：])",  # zh
+    )
+)
+_ANSWER_IS = re.compile(ANSWER_PHRASES, re.IGNORECASE)
+_PHRASE_KEYWORDS: tuple[str, ...] = ("answer", "antwort", "respuesta", "réponse", "ответ", "jibu")
+_PHRASE_KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答")
+"""A word every phrase of :data:`ANSWER_PHRASES` contains, in lower case."""
+# What may stand between an answer phrase and its number: markup, dashes, and a few words that
+# qualify the statement without changing it ("the answer is therefore 18").
+_FILLER = re.compile(
+    r"(?:[ \t*_`:：$\\({\[—–\"'“«]|-(?=[ \t])"
+    r"|(?:therefore|thus|so|then|simply|just|exactly|approximately|about|around|also|daher|somit"
+    r"|donc|alors|bien|entonces|así|equivale[ \t]+a|равен|равна|равно|будет|примерно)(?!\w))*",
+    re.IGNORECASE,
+)
+_DIGIT_RUN = re.compile(r"[\d,. \u00a0\u202f]*")
+_NUMBER_START = re.compile(r"[-−]?[$£€¥₹]?[ \t]?\d|[dt]?frac\{")
+
+
+def find_answer_is(reader: Reader) -> Found | None:
+    text = reader.text
+    folded = text.lower()
+    if not any(keyword in folded for keyword in _PHRASE_KEYWORDS):
+        return None  # a fast substring check spares most texts the phrase pattern
+    for match in reversed(list(_ANSWER_IS.finditer(text))):
+        window = text[match.end() : match.end() + VALUE_WINDOW]
+        if window[-1:].isdigit():
+            # Let a long number run past the window: it is read whole, never cut.
+            run = _DIGIT_RUN.match(text, match.end() + len(window))
+            window += run.group(0) if run else ""
+        filler = _FILLER.match(window)
+        rest = window[filler.end() if filler else 0 :]
+        if not _NUMBER_START.match(rest):
+            # "The answer is the amount she has left": prose, not a number.
+            continue
+        sentence_end = SENTENCE_END.search(window, len(window) - len(rest))
+        if sentence_end is not None and window[sentence_end.start()] in "?？":
+            continue  # `так ответ будет 14?`: a question the model asks itself, not an answer
+        sentence = window if sentence_end is None else window[: sentence_end.start()]
+        value = reader.value_of(sentence)
+        if value is not None:
+            return value, (match.group(0) + sentence).strip()
+    return None
