@@ -7,8 +7,8 @@ every log the same: run it before and after and compare the printed digests (or 
 
 What is compared per configuration: the task's arguments, metadata, solver plan, scorers,
 headline and generation config; per sample the messages sent, the completion, every score's
-value, answer, reason, explanation and metadata; the run's metrics. Left out: what differs
-between any two runs (ids, times, paths of temporary folders, package versions).
+value, answer, reason, explanation and metadata (less a program's run time); the run's
+metrics. Left out: what differs between any two runs (ids, times, temporary paths, versions).
 """
 
 from __future__ import annotations
@@ -98,7 +98,10 @@ def fingerprint(log: EvalLog) -> dict[str, Any]:
                         "answer": score.answer,
                         "reason": getattr(score, "reason", None),
                         "explanation": score.explanation,
-                        "metadata": score.metadata,
+                        # A program's run time is a measurement, not behaviour.
+                        "metadata": {
+                            k: v for k, v in (score.metadata or {}).items() if k != "seconds"
+                        },
                     }
                     for name, score in (sample.scores or {}).items()
                 },

@@ -86,4 +86,6 @@ def _presets_submodule(fullname: str) -> str | None:
 def install() -> None:
     """Resolve the old paths (once per interpreter)."""
     if not any(isinstance(finder, _MovedFinder) for finder in sys.meta_path):
-        sys.meta_path.append(_MovedFinder())
+        # First: under an old package name (gsm8k.family), the path finder would otherwise load
+        # the new package's files a second time as different modules.
+        sys.meta_path.insert(0, _MovedFinder())

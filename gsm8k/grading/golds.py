@@ -96,16 +96,16 @@ def declares_unanswerable(completion: str) -> str | None:
 
 
 def grade_special_target(
-    completion: str, target: str, truncated: bool = False
+    completion: str, target: str, extraction: Extraction
 ) -> tuple[Extraction, bool] | None:
-    """Grade against an unanswerable, fraction or rounded-decimal target, or an answer of NONE.
+    """Compare ``extraction`` (read from ``completion``) with an unanswerable, fraction or
+    rounded-decimal target, or take the completion's declaration that there is no answer.
 
     Returns ``None`` for an ordinary numeric target answered with a number, which the caller
-    grades as usual.
+    compares as usual.
     """
     declared = declares_unanswerable(completion)
     if target.strip().upper() == UNANSWERABLE:
-        extraction = extract_answer(completion, truncated=truncated)
         stated_number = extraction.value is not None and extraction.rule != "last_number"
         if declared is not None and not (stated_number and not _has_answer_line(completion)):
             on_line = _has_answer_line(completion)
@@ -118,7 +118,6 @@ def grade_special_target(
     if gold is None:
         return None
     value, decimals = gold
-    extraction = extract_answer(completion, truncated=truncated)
     if extraction.value is None:
         return extraction, False
     if decimals is None:

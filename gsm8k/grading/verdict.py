@@ -54,11 +54,12 @@ def extract_and_compare(
     Raises:
         ValueError: when ``target`` is not a number (a gold answer must never be empty or text).
     """
-    special = grade_special_target(completion, target, truncated)  # NONE, 2/5, 4.33 (GSM-Plus)
+    # One direction: the answer region and its number (extract), then the comparison.
+    extraction = extract_answer(completion, truncated=truncated)
+    special = grade_special_target(completion, target, extraction)  # NONE, 2/5, 4.33 (GSM-Plus)
     if special is not None:
         return special
     gold = parse_gold(target)
-    extraction = extract_answer(completion, truncated=truncated)
     correct = extraction.value is not None and same_number(extraction.value, gold)
     return extraction, correct
 

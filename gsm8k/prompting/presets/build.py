@@ -21,13 +21,13 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer, match
 from inspect_ai.solver import Solver, generate
 
+import gsm8k.prompting.presets.inspect_evals_gsm8k as inspect_evals
+import gsm8k.prompting.presets.lm_evaluation_harness as lm_eval
+import gsm8k.prompting.presets.simple_evals_mgsm as simple_evals
+import gsm8k.prompting.presets.zero_shot_cot as kojima
 from gsm8k.data.family.samples import normalize_question
 from gsm8k.data.splits import LoadedSplit
 from gsm8k.prompting.fewshot import Placement
-from gsm8k.prompting.presets import inspect_evals_gsm8k as inspect_evals
-from gsm8k.prompting.presets import lm_evaluation_harness as lm_eval
-from gsm8k.prompting.presets import simple_evals_mgsm as simple_evals
-from gsm8k.prompting.presets import zero_shot_cot as kojima
 from gsm8k.prompting.presets.lookup import Lookup
 from gsm8k.prompting.presets.registry import DEFAULT_PRESET, Preset, get_preset
 

@@ -1,0 +1,82 @@
+"""The package's shape: the grader importable on its own, no import circles, old paths working."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from benchmarks.import_graph import circles, collect
+from gsm8k._moved import MOVED
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_grading_api_loads_neither_inspect_nor_the_rest_of_the_package() -> None:
+    script = (
+        "import sys\n"
+        "from gsm8k.grading import grade\n"
+        "verdict = grade('9 * 2 = 18 dollars.\\nANSWER: $18', '18', question='How much?')\n"
+        "assert (verdict.correct, verdict.answer, verdict.rule) == (True, '18', 'answer_line')\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(('inspect_ai', 'gsm8k')))\n"
+        "print(' '.join(loaded))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    loaded = done.stdout.split()
+    assert not [m for m in loaded if m.startswith("inspect_ai")]
+    outside = [m for m in loaded if m.startswith("gsm8k.") and not m.startswith("gsm8k.grading")]
+    assert outside == ["gsm8k._moved"]
+
+
+def test_no_module_of_the_package_imports_itself_back() -> None:
+    graph = collect(ROOT)
+    assert len(graph) > 50  # the whole package was read
+    assert circles(graph) == []
+
+
+def test_the_grading_core_imports_nothing_else_of_the_package() -> None:
+    """Only the Inspect scorer and the command line reach outside the grading package."""
+    graph = collect(ROOT)
+    core = [m for m in graph if m.startswith("gsm8k.grading.")]
+    core = [m for m in core if m not in {"gsm8k.grading.scorer", "gsm8k.grading.cli"}]
+    assert "gsm8k.grading.verdict" in core
+    reaching_out = {
+        module: sorted(t for t in graph[module] if not t.startswith("gsm8k.grading"))
+        for module in core
+    }
+    assert {m: t for m, t in reaching_out.items() if t} == {}
+
+
+def test_the_top_level_holds_only_the_task_its_registry_and_the_package_face() -> None:
+    top = sorted(path.name for path in (ROOT / "gsm8k").glob("*.py"))
+    assert len(top) <= 6, top
+    assert "task.py" in top and "_registry.py" in top
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_an_old_module_path_is_the_module_at_its_new_place_with_a_warning(old: str) -> None:
+    new = importlib.import_module(MOVED[old])
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = importlib.import_module(old)
+    assert module is new
+    assert any(MOVED[old] in str(w.message) for w in caught if w.category is DeprecationWarning)
+
+
+def test_old_names_people_import_still_work() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from gsm8k.grade import grade_completion
+        from gsm8k.presets.registry import PRESETS
+        from gsm8k.reducers import majority_answer
+        from gsm8k.scorer import gsm8k_grader
+    assert grade_completion("ANSWER: 18", "18").correct
+    assert "lm-eval-gsm8k" in PRESETS
+    assert callable(majority_answer) and callable(gsm8k_grader)
