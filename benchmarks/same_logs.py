@@ -24,8 +24,10 @@ from typing import Any
 
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.model import ChatMessage, ModelOutput
+from inspect_ai.tool import ToolInfo
+
+from tests.scripted import mock_model
 
 CONFIGURATIONS: dict[str, dict[str, Any]] = {
     "default": {},
@@ -67,18 +69,11 @@ def reply_for(prompt: str, with_tools: bool) -> str:
 
 
 def scripted() -> Any:
-    def generate(
-        messages: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
+    def respond(messages: list[ChatMessage], tools: list[ToolInfo]) -> ModelOutput:
         prompt = "\n".join(f"{m.role}: {m.text}" for m in messages)
-        output = ModelOutput.from_content("scripted", reply_for(prompt, bool(tools)))
-        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return output
+        return ModelOutput.from_content("scripted", reply_for(prompt, bool(tools)))
 
-    return get_model("mockllm/scripted", custom_outputs=generate, memoize=False)
+    return mock_model(respond)
 
 
 def fingerprint(log: EvalLog) -> dict[str, Any]:
