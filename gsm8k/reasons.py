@@ -30,13 +30,16 @@ SANDBOX_UNAVAILABLE = "sandbox_unavailable"
 """The sandbox could not start or run the program: the machine's failure (unscored)."""
 ENGINE_ERROR = "engine_error"
 """The inference engine returned an error instead of a completion (unscored)."""
+MCP_SERVER_FAILED = "mcp_server_failed"
+"""The MCP server (``-T mcp=``) did not start, stopped answering or offered too many tools
+(unscored)."""
 
 MODEL_FAILURES = frozenset(
     {NO_RESPONSE, INVALID_RESPONSE_FORMAT, REFUSAL, TRUNCATED, PROGRAM_FAILED, SCORING_FAILED}
 )
 """Reasons charged to the model under test: the sample is scored, and counts as wrong unless
 the answer is right anyway (a correct answer without the ``ANSWER:`` line)."""
-NOT_THE_MODELS_FAULT = frozenset({SANDBOX_UNAVAILABLE, ENGINE_ERROR})
+NOT_THE_MODELS_FAULT = frozenset({SANDBOX_UNAVAILABLE, ENGINE_ERROR, MCP_SERVER_FAILED})
 """Reasons for unscored samples: left out of the accuracy, never counted wrong."""
 
 TRUNCATION_STOP_REASONS = frozenset({"max_tokens", "model_length"})

@@ -27,6 +27,7 @@ from gsm8k.execution.guard import GUARD_KEY
 from gsm8k.extract import Extraction, extract_answer
 from gsm8k.family.answers import grade_special_target
 from gsm8k.intervals import question_stderr, wilson_ci
+from gsm8k.mcp.agent import FAILURE_KEY as MCP_FAILURE_KEY
 from gsm8k.numbers import parse_gold, same_number
 from gsm8k.rates import rates
 from gsm8k.reasons import TRUNCATION_STOP_REASONS, engine_error, is_blank
@@ -86,6 +87,10 @@ def gsm8k_grader() -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
+        if MCP_FAILURE_KEY in state.metadata:  # the MCP server failed the sample, not the model
+            failure = str(state.metadata[MCP_FAILURE_KEY])
+            explanation = f"Not scored: {failure}."
+            return Score.unscored(reason=reasons.MCP_SERVER_FAILED, explanation=explanation)
         guarded = GUARD_KEY in state.metadata
         if len(state.output.completion) > OFF_LOOP_CHARACTERS:
             # Grading is linear but a long flood still takes CPU time: off the event loop, the
