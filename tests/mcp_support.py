@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -39,7 +38,9 @@ def tool_model(plan: Plan, name: str = "scripted") -> Model:
 
 
 def call(function: str, **arguments: Any) -> ToolCall:
-    return ToolCall(id=f"call-{function}-{len(str(arguments))}", function=function, arguments=arguments)
+    return ToolCall(
+        id=f"call-{function}-{len(str(arguments))}", function=function, arguments=arguments
+    )
 
 
 def python_server_config(tmp_path: Path, args: list[str], name: str = "server") -> str:
@@ -59,6 +60,3 @@ def shipped_server(tmp_path: Path) -> str:
     """``gsm8k-mcp`` over stdio, as ``python -m gsm8k.mcp``."""
     return python_server_config(tmp_path, ["-m", "gsm8k.mcp"], name="gsm8k-mcp")
 
-
-def environment_path() -> str:
-    return os.environ.get("PATH", "")

@@ -34,8 +34,8 @@ from gsm8k.execution.guard import guarded_generate
 from gsm8k.mcp.config import ServerSpec, parse_spec
 
 DEFAULT_TURNS = 15
-"""Model replies per sample (mcpbr's ``max_iterations``): at most 14 tool round trips, then an
-answer."""
+"""Model replies per sample (mcpbr's ``max_iterations``, Inspect's turn limit): the tool calls of
+each are run; a reply past the limit ends the sample."""
 DEFAULT_TIME_LIMIT = 180
 """Seconds per sample (mcpbr's ``timeout_seconds``), server start and tool calls included."""
 START_SECONDS = 30.0
