@@ -16,6 +16,7 @@ A server named here runs as the user who runs the eval, with that user's files a
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,8 @@ WORKDIR = "{workdir}"
 NO_SERVER = "none"
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
 Transport = Literal["stdio", "http"]
+_PLAIN = re.compile(r"[\w@%+=:,./{}-]+")
+"""Command-line words shown as they are; any other is quoted as a shell would need."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,13 @@ class ServerSpec:
         """How the log and reports name the server: its command line or URL."""
         if self.transport == "http":
             return self.url
-        return shlex.join([self.command, *self.args])
+        return command_line([self.command, *self.args])
+
+
+def command_line(words: list[str]) -> str:
+    """``words`` as a shell would take them back, ``{workdir}`` left readable (unquoted)."""
+    return " ".join(word if _PLAIN.fullmatch(word) else shlex.quote(word) for word in words)
+
 
 
 def parse_spec(text: str | None) -> ServerSpec | None:
@@ -164,7 +173,7 @@ def from_block(block: Any, name: str | None, where: str) -> ServerSpec:
         raise ValueError(f"{where}: cwd must be a path.")
     words = [command, *(str(arg) for arg in args)]
     return ServerSpec(
-        name=name or shlex.join(words),
+        name=name or command_line(words),
         transport="stdio",
         command=command,
         args=words[1:],
