@@ -59,4 +59,3 @@ def faulty_server(tmp_path: Path, mode: str) -> str:
 def shipped_server(tmp_path: Path) -> str:
     """``gsm8k-mcp`` over stdio, as ``python -m gsm8k.mcp``."""
     return python_server_config(tmp_path, ["-m", "gsm8k.mcp"], name="gsm8k-mcp")
-

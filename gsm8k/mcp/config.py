@@ -73,7 +73,6 @@ def command_line(words: list[str]) -> str:
     return " ".join(word if _PLAIN.fullmatch(word) else shlex.quote(word) for word in words)
 
 
-
 def parse_spec(text: str | None) -> ServerSpec | None:
     """The server ``-T mcp=`` names; ``None`` for ``none`` (the loop without a server).
 
