@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ChatMessageTool
+from inspect_ai.scorer import Score
 from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.mcp import agent
@@ -41,15 +42,21 @@ def _key(question: str) -> str:
     return next(key for key in EXPRESSIONS if key in question)
 
 
-def run(mcp: str, plan: Plan, limit: int = 2, **kwargs: Any) -> EvalLog:
+def run(mcp: str, plan: Plan, limit: int = 2, **kwargs: Any) -> tuple[EvalLog, list[EvalSample]]:
+    """The eval's log (it ended ``success``) and its samples."""
     task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp=mcp)
-    log = run_eval(task, tool_model(plan), limit=limit, **kwargs)
+    log: EvalLog = run_eval(task, tool_model(plan), limit=limit, **kwargs)
     assert log.status == "success", log.error
-    return log
+    assert log.samples is not None
+    return log, log.samples
+
+
+def score(sample: EvalSample) -> Score:
+    return (sample.scores or {})["gsm8k_grader"]
 
 
 def grade(sample: EvalSample) -> dict[str, float]:
-    value = sample.scores["gsm8k_grader"].value
+    value = score(sample).value
     assert isinstance(value, dict)
     return value
 
@@ -71,9 +78,9 @@ def answer_from_tool(
 
 
 def test_shipped_server_over_stdio_answers_through_both_tools(tmp_path: Path) -> None:
-    log = run(shipped_server(tmp_path), answer_from_tool)
-    assert [grade(s)["accuracy"] for s in log.samples] == [1.0, 1.0]
-    janet = log.samples[0]
+    log, samples = run(shipped_server(tmp_path), answer_from_tool)
+    assert [grade(s)["accuracy"] for s in samples] == [1.0, 1.0]
+    janet = samples[0]
     assert tool_texts(janet)[0] == "18"
     assert "18" in tool_texts(janet)[1]
     metadata = log.eval.metadata or {}
@@ -97,8 +104,8 @@ def test_shipped_server_runs_programs_in_the_sandbox(tmp_path: Path) -> None:
             return call("python", code=f"print(open({str(secret)!r}).read())")
         return "ANSWER: 0"
 
-    log = run(shipped_server(tmp_path), plan, limit=1)
-    [result] = [m for m in log.samples[0].messages if isinstance(m, ChatMessageTool)]
+    _log, samples = run(shipped_server(tmp_path), plan, limit=1)
+    [result] = [m for m in samples[0].messages if isinstance(m, ChatMessageTool)]
     assert result.error is not None
     assert "FileNotFoundError" in result.error.message
     assert "42" not in result.error.message
@@ -140,10 +147,10 @@ def http_server() -> Iterator[str]:
 
 
 def test_shipped_server_over_http_on_loopback(http_server: str) -> None:
-    log = run(http_server, answer_from_tool)
-    assert [grade(s)["accuracy"] for s in log.samples] == [1.0, 1.0]
+    log, samples = run(http_server, answer_from_tool)
+    assert [grade(s)["accuracy"] for s in samples] == [1.0, 1.0]
     assert (log.eval.metadata or {})["mcp_transport"] == "http"
-    assert tool_texts(log.samples[1])[0] == "3"
+    assert tool_texts(samples[1])[0] == "3"
 
 
 NPM_CACHE = Path(os.environ.get("GSM8K_NPM_CACHE", ROOT / ".cache" / "npm"))
@@ -186,17 +193,17 @@ def test_npm_filesystem_server_with_a_fresh_workdir_per_sample(tmp_path: Path) -
             return call("read_file", path=f"{folder}/work.txt")
         return f"ANSWER: {results[-1].text.strip()}"
 
-    log = run(str(config), plan)
-    assert [grade(s)["accuracy"] for s in log.samples] == [1.0, 1.0]
+    log, samples = run(str(config), plan)
+    assert [grade(s)["accuracy"] for s in samples] == [1.0, 1.0]
     assert len(set(seen)) == 2, seen  # each sample had its own folder
     assert not any(Path(folder).exists() for folder in seen)  # removed after the sample
     assert (log.eval.metadata or {})["mcp_server"].startswith("npx -y @modelcontextprotocol")
 
 
 def unscored_reason(sample: EvalSample) -> str | None:
-    score = sample.scores["gsm8k_grader"]
-    assert isinstance(score.value, float) and math.isnan(score.value)
-    return score.reason
+    given = score(sample)
+    assert isinstance(given.value, float) and math.isnan(given.value)
+    return given.reason
 
 
 def lookup_then_answer(
@@ -220,18 +227,18 @@ def test_a_failing_server_leaves_the_sample_unscored_with_its_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, said: str
 ) -> None:
     monkeypatch.setattr(agent, "START_SECONDS", 5.0)
-    log = run(faulty_server(tmp_path, mode), lookup_then_answer, limit=1)
-    [sample] = log.samples
+    _log, samples = run(faulty_server(tmp_path, mode), lookup_then_answer, limit=1)
+    [sample] = samples
     assert sample.error is None
     assert unscored_reason(sample) == MCP_SERVER_FAILED
     failure = (sample.metadata or {})[agent.FAILURE_KEY]
     assert said in failure, failure
-    assert said in (sample.scores["gsm8k_grader"].explanation or "")
+    assert said in (score(sample).explanation or "")
 
 
 def test_a_flood_is_clipped_before_the_model_reads_it(tmp_path: Path) -> None:
-    log = run(faulty_server(tmp_path, "flood"), lookup_then_answer, limit=1)
-    [sample] = log.samples
+    _log, samples = run(faulty_server(tmp_path, "flood"), lookup_then_answer, limit=1)
+    [sample] = samples
     [result] = tool_texts(sample)
     assert len(result.encode()) < agent.RESULT_BYTES + 1024
     assert grade(sample)["accuracy"] == 1.0
@@ -242,9 +249,9 @@ def test_a_call_past_its_time_limit_is_an_error_the_model_reads(
 ) -> None:
     monkeypatch.setattr(agent, "CALL_SECONDS", 2.0)
     started = time.monotonic()
-    log = run(faulty_server(tmp_path, "sleep"), lookup_then_answer, limit=1)
+    _log, samples = run(faulty_server(tmp_path, "sleep"), lookup_then_answer, limit=1)
     assert time.monotonic() - started < 60
-    [sample] = log.samples
+    [sample] = samples
     [result] = [m for m in sample.messages if isinstance(m, ChatMessageTool)]
     assert result.error is not None and "did not answer within 2 s" in result.error.message
     assert grade(sample)["accuracy"] == 1.0
@@ -253,19 +260,19 @@ def test_a_call_past_its_time_limit_is_an_error_the_model_reads(
 def test_a_server_sleeping_past_the_sample_time_limit_is_a_scored_failure(tmp_path: Path) -> None:
     """The per-sample limit ends the sample even while a call is still waiting."""
     started = time.monotonic()
-    log = run(faulty_server(tmp_path, "sleep"), lookup_then_answer, limit=1, time_limit=4)
+    _log, samples = run(faulty_server(tmp_path, "sleep"), lookup_then_answer, limit=1, time_limit=4)
     assert time.monotonic() - started < 60
-    [sample] = log.samples
+    [sample] = samples
     assert sample.limit is not None and sample.limit.type == "time"
     assert grade(sample)["accuracy"] == 0.0
 
 
 def test_what_the_server_says_never_changes_the_grade(tmp_path: Path) -> None:
     """The tool answers ``ANSWER: 999``; only the model's own reply is graded."""
-    log = run(faulty_server(tmp_path, "says-answer"), lookup_then_answer, limit=1)
-    [sample] = log.samples
+    _log, samples = run(faulty_server(tmp_path, "says-answer"), lookup_then_answer, limit=1)
+    [sample] = samples
     assert "ANSWER: 999" in tool_texts(sample)[0]
-    assert sample.scores["gsm8k_grader"].answer == "18"
+    assert score(sample).answer == "18"
     assert grade(sample)["accuracy"] == 1.0
 
 
@@ -273,8 +280,8 @@ def test_a_model_that_never_stops_calling_tools_ends_at_the_turn_limit(tmp_path:
     def forever(question: str, tools: list[ToolInfo], results: list[ChatMessageTool]) -> ToolCall:
         return call("calculator", expression=f"{len(results)} + 1")
 
-    log = run(shipped_server(tmp_path), forever, limit=1, turn_limit=4)
-    [sample] = log.samples
+    log, samples = run(shipped_server(tmp_path), forever, limit=1, turn_limit=4)
+    [sample] = samples
     assert sample.limit is not None and sample.limit.type == "turn"
     assert len(tool_texts(sample)) == 4  # four replies answered; the fifth is past the limit
     assert grade(sample)["accuracy"] == 0.0
@@ -286,7 +293,7 @@ def test_without_a_server_the_same_loop_runs_with_the_same_limits() -> None:
         assert tools == []
         return f"ANSWER: {TRUE_ANSWERS[_key(question)]}"
 
-    log = run("none", plan)
-    assert [grade(s)["accuracy"] for s in log.samples] == [1.0, 1.0]
+    log, samples = run("none", plan)
+    assert [grade(s)["accuracy"] for s in samples] == [1.0, 1.0]
     assert (log.eval.metadata or {})["mcp_server"] is None
     assert log.eval.config.turn_limit == agent.DEFAULT_TURNS
