@@ -297,3 +297,11 @@ def test_without_a_server_the_same_loop_runs_with_the_same_limits() -> None:
     assert [grade(s)["accuracy"] for s in samples] == [1.0, 1.0]
     assert (log.eval.metadata or {})["mcp_server"] is None
     assert log.eval.config.turn_limit == agent.DEFAULT_TURNS
+
+
+def test_a_command_that_does_not_exist_is_an_unscored_sample_saying_so() -> None:
+    _log, samples = run("gsm8k-no-such-mcp-server --flag", lookup_then_answer, limit=1)
+    [sample] = samples
+    assert unscored_reason(sample) == MCP_SERVER_FAILED
+    failure = (sample.metadata or {})[agent.FAILURE_KEY]
+    assert "gsm8k-no-such-mcp-server" in failure and "did not start" in failure
