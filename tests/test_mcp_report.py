@@ -15,7 +15,7 @@ from inspect_ai.tool import ToolCall, ToolInfo
 from gsm8k.compare.cli import main
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
-from tests.mcp_support import call, shipped_server, tool_model
+from tests.mcp_support import FAULTY, call, python_server_config, shipped_server, tool_model
 from tests.scripted import run_eval
 
 pytestmark = pytest.mark.slow
@@ -151,3 +151,45 @@ def test_one_run_alone_is_not_a_pair(tmp_path: Path, capsys: pytest.CaptureFixtu
     run_eval(task, tool_model(without_plan), log_dir=str(logs), limit=1)
     assert main([str(logs), "--mcp"]) == 2
     assert "found 0 with a server and 1 without" in capsys.readouterr().err
+
+
+def test_samples_the_server_failed_are_listed_with_the_command_that_runs_them_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server fails to start for the first sample only: that sample is unscored, left out
+    of the pair, and named with its rerun command."""
+    config = python_server_config(tmp_path, [str(FAULTY), "first-start-fails"], name="flaky")
+    block = json.loads(Path(config).read_text(encoding="utf-8"))
+    block["env"]["FLAKY_MARKER"] = str(tmp_path / "started-once")
+    Path(config).write_text(json.dumps(block), encoding="utf-8")
+
+    def lookup(
+        question: str, tools: list[ToolInfo], results: list[ChatMessageTool]
+    ) -> ToolCall | str:
+        return call("lookup", query="x") if not results else reply(WITH_SERVER[index(question)])
+
+    logs = tmp_path / "logs"
+    for mcp, plan in ((config, lookup), ("none", without_plan)):
+        task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp=mcp)
+        log = run_eval(task, tool_model(plan), log_dir=str(logs), limit=2, max_samples=1)
+        assert log.status == "success", log.error
+    output = tmp_path / "mcp.json"
+    assert main([str(logs), "--mcp", "--json", str(output)]) == 0
+    report = json.loads(output.read_text(encoding="utf-8"))
+    assert report["with_server"]["unscored"] == [0]
+    assert report["without_server"]["unscored"] == []
+    assert report["common_samples"] == 1
+    assert "--sample-id 0 --log-dir" in report["with_server"]["rerun"]
+    text = capsys.readouterr().out
+    assert (
+        "Unscored with the server (the server or the engine failed them, not the model): 1 (0)."
+        in text
+    )
+    assert report["with_server"]["rerun"] in text
+
+
+def test_outputs_the_mcp_report_does_not_write_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path), "--mcp", "--png", str(tmp_path / "x.png")]) == 2
+    assert "--mcp writes its report on stdout and to --json only" in capsys.readouterr().err

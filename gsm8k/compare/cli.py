@@ -64,6 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = first_output_problem(
         {"--json": args.json, "--png": args.png, "--methods": args.methods}
     )
+    if args.mcp and (args.png or args.methods):
+        problem = "--mcp writes its report on stdout and to --json only (no --png, --methods)"
     if problem:
         print(f"gsm8k-compare: {problem}", file=sys.stderr)
         return 2

@@ -1,9 +1,11 @@
 """MCP servers that fail in one way each, for the failure tests: ``python faulty.py MODE``.
 
-``exit-at-start``: exits before answering anything. ``malformed``: answers every request with
-a line that is not JSON-RPC. ``exit-mid-run``: starts and lists its tool, then exits on the first
-call. ``flood``: its tool returns 5 MB. ``sleep``: its tool never answers in time. ``many-tools``:
-offers 300 tools. ``says-answer``: its tool tells the model a wrong ``ANSWER:``.
+``exit-at-start``: exits before answering anything. ``first-start-fails``: the first process
+started with a given ``FLAKY_MARKER`` file exits at once, later ones serve ``lookup``.
+``malformed``: answers every request with a line that is not JSON-RPC. ``exit-mid-run``: starts
+and lists its tool, then exits on the first call. ``flood``: its tool returns 5 MB. ``sleep``:
+its tool never answers in time. ``many-tools``: offers 300 tools. ``says-answer``: its tool
+tells the model a wrong ``ANSWER:``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ MODE = sys.argv[1]
 
 if MODE == "exit-at-start":
     sys.exit(3)
+if MODE == "first-start-fails":
+    marker = os.environ["FLAKY_MARKER"]
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        sys.exit(3)
 if MODE == "malformed":
     for _line in sys.stdin:
         sys.stdout.write("this is not json-rpc {\n")
