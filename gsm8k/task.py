@@ -37,6 +37,7 @@ from gsm8k.execution.scorer import pal_grader
 from gsm8k.execution.tools import offered_tools
 from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.scorer import gsm8k_grader
+from gsm8k.mcp.agent import mcp_setup
 from gsm8k.metrics.votes import vote_check, voting
 from gsm8k.prompting.exemplars import Shots, choose_exemplars, exemplar_source, forbidden_questions
 from gsm8k.prompting.fewshot import Exemplar, Placement, build_messages
@@ -78,6 +79,7 @@ def gsm8k(
     language: str | None = None,
     trust_model_code: bool = False,
     preset: str = DEFAULT_PRESET,
+    mcp: str | None = None,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
 
@@ -124,6 +126,12 @@ def gsm8k(
             ``inspect-evals``, ``simple-evals-mgsm`` (``dataset=mgsm``); ``default`` is this
             task's own prompt. A preset fixes the prompt; ``fewshot``, ``fewshot_seed``,
             ``placement`` and ``fewshot_dataset`` may change only what the original lets change.
+        mcp: An MCP server whose tools the model may call while it reasons (``cot``, no
+            ``tools``): a command line (``gsm8k-mcp``), an http(s) URL, or a JSON/YAML file
+            (Claude Desktop's ``mcpServers`` or mcpbr's ``mcp_server``); ``{workdir}`` is a fresh
+            folder per sample. It runs as your user. ``none``: the same loop and limits without
+            a server (the baseline). Sets 15 turns and 180 s per sample (``--turn-limit``,
+            ``--time-limit`` and ``--token-limit`` override them).
     """
     with one_line_errors():  # a bad parameter or data line: one message, not a traceback
         source = dataset or default_source()
@@ -140,6 +148,7 @@ def gsm8k(
             votes,
         )
         validate_family(source, language, mode, tools, fewshot_dataset)
+        agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET)
         evaluated = evaluation_set(source, split, language, records_to_samples)
         if settings.preset is not None:
             return preset_task(settings, evaluated, source, language, votes)
@@ -156,16 +165,24 @@ def gsm8k(
         dataset=MemoryDataset(
             evaluated.samples, name=evaluated.name, location=evaluated.split.location
         ),
-        solver=[*vote_check(votes), *offered_tools(tools, policy), prompt, guarded_generate()],
+        solver=[
+            *vote_check(votes),
+            *offered_tools(tools, policy),
+            prompt,
+            agent.generate() if agent else guarded_generate(),
+        ],
         scorer=gsm8k_scorers(mode, policy),
         headline_metric=headline(mode),
         epochs=voting(votes),
         sandbox=compose_sandbox(sandbox),
         message_limit=None if tools == "none" else 2 * settings.fewshot + 2 + MAX_TOOL_MESSAGES,
         version=TASK_VERSION,
-        display_name=display_name(evaluated, mode, tools),
+        display_name=display_name(evaluated, mode, tools)
+        + (agent.display_suffix() if agent else ""),
         tags=[evaluated.name],
-        metadata=run_metadata(evaluated, shots, policy, settings, mode, tools, language),
+        metadata=run_metadata(evaluated, shots, policy, settings, mode, tools, language)
+        | (agent.metadata() if agent else {}),
+        **(agent.task_limits() if agent else {}),
     )
 
 

@@ -47,6 +47,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="rank runs even when their settings or samples differ",
     )
+    parser.add_argument(
+        "--mcp",
+        action="store_true",
+        help="report one model with and without an MCP server (-T mcp=<server> and -T mcp=none) "
+        "as one experiment: does the server help?",
+    )
     add_selection_arguments(parser)
     args = parser.parse_args(argv)
 
@@ -58,6 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = first_output_problem(
         {"--json": args.json, "--png": args.png, "--methods": args.methods}
     )
+    if args.mcp and (args.png or args.methods):
+        problem = "--mcp writes its report on stdout and to --json only (no --png, --methods)"
     if problem:
         print(f"gsm8k-compare: {problem}", file=sys.stderr)
         return 2
@@ -79,6 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         runs = select_runs(scan.runs, args.model, args.variant)
+        if args.mcp:
+            from gsm8k.compare.mcp_report import write
+
+            return write(runs, args.json, base)
         report = build(runs, args.allow_mismatch, scan.skipped, base)
     except ValueError as error:
         print(f"gsm8k-compare: {error}", file=sys.stderr)

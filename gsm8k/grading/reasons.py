@@ -33,18 +33,25 @@ SANDBOX_UNAVAILABLE = "sandbox_unavailable"
 """The sandbox could not start or run the program: the machine's failure (unscored)."""
 ENGINE_ERROR = "engine_error"
 """The inference engine returned an error instead of a completion (unscored)."""
+MCP_SERVER_FAILED = "mcp_server_failed"
+"""The MCP server (``-T mcp=``) did not start, stopped answering or offered too many tools
+(unscored)."""
 
 MODEL_FAILURES = frozenset(
     {NO_RESPONSE, INVALID_RESPONSE_FORMAT, REFUSAL, TRUNCATED, PROGRAM_FAILED, SCORING_FAILED}
 )
 """Reasons charged to the model under test: the sample is scored, and counts as wrong unless
 the answer is right anyway (a correct answer without the ``ANSWER:`` line)."""
-NOT_THE_MODELS_FAULT = frozenset({SANDBOX_UNAVAILABLE, ENGINE_ERROR})
+NOT_THE_MODELS_FAULT = frozenset({SANDBOX_UNAVAILABLE, ENGINE_ERROR, MCP_SERVER_FAILED})
 """Reasons for unscored samples: left out of the accuracy, never counted wrong."""
 
 GUARD_KEY = "generate_guard"
 """Sample metadata key set when the task's generate guard ended a sample on purpose (an empty
 reply, a flood of tool calls): its output is then a scored failure, not an engine error."""
+
+MCP_FAILURE_KEY = "mcp_server_failure"
+"""Sample metadata key set when the MCP server failed the sample (did not start, stopped
+answering, offered too many tools): the sample is unscored with ``MCP_SERVER_FAILED``."""
 
 TRUNCATION_STOP_REASONS = frozenset({"max_tokens", "model_length"})
 """Stop reasons meaning the model was cut off before it finished."""

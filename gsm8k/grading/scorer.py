@@ -24,7 +24,13 @@ from inspect_ai.solver import TaskState
 
 from gsm8k.grading import reasons
 from gsm8k.grading.extract import Extraction
-from gsm8k.grading.reasons import GUARD_KEY, TRUNCATION_STOP_REASONS, engine_error, is_blank
+from gsm8k.grading.reasons import (
+    GUARD_KEY,
+    MCP_FAILURE_KEY,
+    TRUNCATION_STOP_REASONS,
+    engine_error,
+    is_blank,
+)
 from gsm8k.grading.verdict import extract_and_compare
 from gsm8k.metrics.intervals import question_stderr, wilson_ci
 from gsm8k.metrics.keys import (
@@ -70,6 +76,10 @@ def gsm8k_grader() -> Scorer:
     """
 
     async def score(state: TaskState, target: Target) -> Score:
+        if MCP_FAILURE_KEY in state.metadata:  # the MCP server failed the sample, not the model
+            failure = str(state.metadata[MCP_FAILURE_KEY])
+            explanation = f"Not scored: {failure}."
+            return Score.unscored(reason=reasons.MCP_SERVER_FAILED, explanation=explanation)
         guarded = GUARD_KEY in state.metadata
         if len(state.output.completion) > OFF_LOOP_CHARACTERS:
             # Grading is linear but a long flood still takes CPU time: off the event loop, the

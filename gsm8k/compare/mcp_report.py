@@ -1,0 +1,256 @@
+"""``gsm8k-compare --mcp``: does an MCP server help the model? One model, with and without it.
+
+Reads the pair (see :mod:`gsm8k.compare.mcp_pair`) as one experiment and reports, for each side:
+accuracy with its Wilson interval, the extraction-failure rate (no answer found), tool calls per
+sample and the share of calls that failed, tokens and wall time per sample and per correct
+answer; then the paired difference with its interval and exact McNemar p (the same statistics
+as the ordinary comparison), the questions solved only with the server and only without it, the
+smallest effect this many questions could detect, and a verdict: ``helps``, ``hurts`` or
+``no effect detectable at this n``. Samples the server failed (unscored) are listed with the
+command that runs them again.
+
+The smallest detectable effect is the paired difference a two-sided test at 5% would find with
+80% power, ``(z(0.975) + z(0.8)) * sqrt(d / n)``, where ``d`` is the share of questions that came
+out differently with and without the server (at least one question in ``n``: with none, the
+least this ``n`` can show).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from scipy import stats as scipy_stats
+
+from gsm8k.compare.display import id_ranges
+from gsm8k.compare.mcp_pair import Pair, SampleUse
+from gsm8k.compare.rerun import rerun_command
+from gsm8k.compare.results import Run, SampleId, id_order
+from gsm8k.compare.stats import CONFIDENCE, SIGNIFICANCE, compare, summarize
+
+POWER = 0.8
+VERDICTS = ("helps", "hurts", "no effect detectable at this n")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One run of the pair, as the report shows it."""
+
+    label: str
+    samples: int
+    accuracy: float
+    ci_low: float
+    ci_high: float
+    extraction_failure: float
+    tool_calls_per_sample: float
+    tool_error_rate: float | None
+    """Failed calls over all calls; ``None`` with no calls."""
+    tokens_per_sample: float
+    tokens_per_correct: float | None
+    seconds_per_sample: float
+    seconds_per_correct: float | None
+    unscored: list[SampleId]
+    rerun: str
+
+
+def side(run: Run, use: dict[tuple[SampleId, int], SampleUse], folder: str) -> Side:
+    """The figures of one run over its completed samples."""
+    summary = summarize(run)
+    completed = [
+        (sample_id, epoch + 1, result)
+        for sample_id, sample in run.samples.items()
+        for epoch, result in enumerate(sample.epochs)
+    ]
+    used = [use.get((sample_id, epoch), SampleUse(0, 0, 0.0)) for sample_id, epoch, _ in completed]
+    correct = sum(result.correct for _, _, result in completed)
+    calls = sum(u.calls for u in used)
+    tokens = sum(result.tokens for _, _, result in completed)
+    seconds = sum(u.seconds for u in used)
+    unscored = [i for i in run.missing if i in run.unscored]
+    return Side(
+        label=run.label,
+        samples=summary.samples,
+        accuracy=summary.accuracy,
+        ci_low=summary.ci_low,
+        ci_high=summary.ci_high,
+        extraction_failure=summary.no_answer,
+        tool_calls_per_sample=calls / len(completed),
+        tool_error_rate=sum(u.errors for u in used) / calls if calls else None,
+        tokens_per_sample=tokens / len(completed),
+        tokens_per_correct=tokens / correct if correct else None,
+        seconds_per_sample=seconds / len(completed),
+        seconds_per_correct=seconds / correct if correct else None,
+        unscored=unscored,
+        rerun=rerun_command(run.rerun, unscored, folder) if unscored and run.rerun else "",
+    )
+
+
+def smallest_detectable(discordant: int, common: int) -> float:
+    """The smallest paired difference (a share of questions) detectable at 5%, 80% power."""
+    share = max(discordant, 1) / common
+    z = float(scipy_stats.norm.ppf(1 - SIGNIFICANCE / 2) + scipy_stats.norm.ppf(POWER))
+    return min(1.0, z * math.sqrt(share / common))
+
+
+def build(pair: Pair, folder: str | Path = ".") -> dict[str, Any]:
+    """Every figure of the report, as plain values (the JSON output)."""
+    with_run, without_run = pair.with_server, pair.without
+    paired = compare(with_run, without_run)
+    common = sorted(set(with_run.samples) & set(without_run.samples), key=id_order)
+    only_with = [i for i in common if _right(with_run, i) and not _right(without_run, i)]
+    only_without = [i for i in common if _right(without_run, i) and not _right(with_run, i)]
+    detectable = smallest_detectable(len(only_with) + len(only_without), len(common))
+    if paired.mcnemar_p < SIGNIFICANCE and paired.difference > 0:
+        verdict = VERDICTS[0]
+    elif paired.mcnemar_p < SIGNIFICANCE and paired.difference < 0:
+        verdict = VERDICTS[1]
+    else:
+        verdict = VERDICTS[2]
+    return {
+        "server": pair.server,
+        "model": with_run.model,
+        "confidence": CONFIDENCE,
+        "with_server": asdict(side(with_run, pair.with_use, str(folder))),
+        "without_server": asdict(side(without_run, pair.without_use, str(folder))),
+        "common_samples": len(common),
+        "difference": paired.difference,
+        "difference_ci": [paired.ci_low, paired.ci_high],
+        "mcnemar_p": paired.mcnemar_p,
+        "solved_only_with_server": only_with,
+        "solved_only_without_server": only_without,
+        "smallest_detectable_difference": detectable,
+        "verdict": verdict,
+    }
+
+
+def _right(run: Run, sample_id: SampleId) -> bool:
+    """The per-question outcome the paired test uses (maj@k over several epochs)."""
+    sample = run.samples[sample_id]
+    return sample.epochs[0].correct if run.epochs == 1 else sample.majority_correct
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report for people: the verdict line first, then the side-by-side table."""
+    with_side, without_side = Side(**report["with_server"]), Side(**report["without_server"])
+    low, high = report["difference_ci"]
+    detectable = report["smallest_detectable_difference"]
+    lines = [
+        f"# Does `{report['server']}` help `{report['model']}` on GSM8K?",
+        "",
+        f"**Verdict: {report['verdict']}.** With the server minus without: "
+        f"{report['difference']:+.1%} ({low:+.1%} to {high:+.1%}, 95% CI), exact McNemar "
+        f"p = {report['mcnemar_p']:.3g} on {report['common_samples']} paired questions; the "
+        f"smallest difference this n could detect is ±{detectable:.1%}.",
+        "",
+        "| | with the server | without |",
+        "|---|---|---|",
+    ]
+    rows: Sequence[tuple[str, str, str]] = [
+        ("samples scored", str(with_side.samples), str(without_side.samples)),
+        ("accuracy (95% CI)", _accuracy(with_side), _accuracy(without_side)),
+        (
+            "extraction failures",
+            f"{with_side.extraction_failure:.1%}",
+            f"{without_side.extraction_failure:.1%}",
+        ),
+        (
+            "tool calls / sample",
+            f"{with_side.tool_calls_per_sample:.2f}",
+            f"{without_side.tool_calls_per_sample:.2f}",
+        ),
+        (
+            "tool error rate",
+            _share(with_side.tool_error_rate),
+            _share(without_side.tool_error_rate),
+        ),
+        (
+            "tokens / sample",
+            f"{with_side.tokens_per_sample:.0f}",
+            f"{without_side.tokens_per_sample:.0f}",
+        ),
+        (
+            "tokens / correct answer",
+            _amount(with_side.tokens_per_correct, "{:.0f}"),
+            _amount(without_side.tokens_per_correct, "{:.0f}"),
+        ),
+        (
+            "wall time / sample",
+            f"{with_side.seconds_per_sample:.2f} s",
+            f"{without_side.seconds_per_sample:.2f} s",
+        ),
+        (
+            "wall time / correct answer",
+            _amount(with_side.seconds_per_correct, "{:.2f} s"),
+            _amount(without_side.seconds_per_correct, "{:.2f} s"),
+        ),
+    ]
+    lines += [f"| {name} | {first} | {second} |" for name, first, second in rows]
+    only_with, only_without = (
+        report["solved_only_with_server"],
+        report["solved_only_without_server"],
+    )
+    lines += [
+        "",
+        f"Solved only with the server: {len(only_with)} ({id_ranges(only_with) or 'none'}). "
+        f"Solved only without it: {len(only_without)} ({id_ranges(only_without) or 'none'}).",
+    ]
+    for name, shown in (("with the server", with_side), ("without", without_side)):
+        if shown.unscored:
+            again = f" Run them again with `{shown.rerun}`." if shown.rerun else ""
+            lines += [
+                "",
+                f"Unscored {name} (the server or the engine failed them, not the model): "
+                f"{len(shown.unscored)} ({id_ranges(shown.unscored)}).{again}",
+            ]
+    lines += [
+        "",
+        "Accuracy intervals are Wilson intervals; the difference uses a paired t interval and "
+        "McNemar's exact test on the questions only one side got right, as `gsm8k-compare` does. "
+        "Extraction failures are completions with no answer the grader could find. Tool calls "
+        "count every call the model made; the error rate is the share that came back as an "
+        "error (a timeout included). Wall time is each sample's own, from start to score. The "
+        "smallest detectable difference is the paired difference a two-sided test at 5% finds "
+        "with 80% power given the share of questions that came out differently (at least one).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _accuracy(shown: Side) -> str:
+    return f"{shown.accuracy:.1%} ({shown.ci_low:.1%}–{shown.ci_high:.1%})"
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def _amount(value: float | None, form: str) -> str:
+    return "-" if value is None else form.format(value)
+
+
+def write(runs: list[Run], json_path: Path | None, folder: str) -> int:
+    """Print the report on stdout (and its numbers to ``json_path``): 0 when written, 2 when the
+    runs are not one pair, 3 when the pair differs in more than the server."""
+    import json
+    import sys
+
+    from gsm8k.compare.mcp_pair import MismatchError, PairError, find_pair
+
+    try:
+        pair = find_pair(runs)
+    except MismatchError as error:
+        print(f"gsm8k-compare --mcp: {error}", file=sys.stderr)
+        return 3
+    except PairError as error:
+        print(f"gsm8k-compare --mcp: {error}", file=sys.stderr)
+        return 2
+    if not pair.with_server.samples or not pair.without.samples:
+        print("gsm8k-compare --mcp: a run of the pair has no scored sample", file=sys.stderr)
+        return 3
+    report = build(pair, folder)
+    sys.stdout.write(markdown(report))
+    if json_path is not None:
+        json_path.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+    return 0

@@ -1,0 +1,223 @@
+"""The model with an MCP server's tools, under the agent loop's limits (``-T mcp=...``).
+
+Per sample: a fresh ``{workdir}``, the server started (or reached) through Inspect's own MCP
+client, its tools offered to the model for the whole solve, and the task's tool loop
+(:func:`gsm8k.execution.guard.guarded_generate`) until the model answers; the answer is graded
+by the task's grader like any other. The loop's limits are Inspect's own, set on the task and
+recorded in the log's eval config: turns (model replies, mcpbr's iterations), a per-sample time
+limit and, when given, a token limit; ``--max-connections`` / ``--max-samples`` run samples in
+parallel. A sample that reaches one is ended by Inspect, recorded as such, and graded on what
+the model wrote by then (a scored failure).
+
+A server that fails is not the model's failure: one that does not start, offers more tools than
+a model can take, or stops answering ends the sample unscored with the reason
+(:data:`FAILURE_KEY`), and the eval goes on. A call that runs past :data:`CALL_SECONDS` or
+errors comes back to the model as that call's error; a result is clipped at
+:data:`RESULT_BYTES`. What the server returns reaches the model only: the grade is read from the
+model's own final reply.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from inspect_ai.model import ModelOutput
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import Tool, ToolDef, ToolError, ToolResult
+from inspect_ai.util._anyio import inner_exception
+
+from gsm8k.execution.guard import guarded_generate
+from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
+from gsm8k.mcp.config import ServerSpec, parse_spec
+
+DEFAULT_TURNS = 15
+"""Model replies per sample (mcpbr's ``max_iterations``, Inspect's turn limit): the tool calls of
+each are run; a reply past the limit ends the sample."""
+DEFAULT_TIME_LIMIT = 180
+"""Seconds per sample (mcpbr's ``timeout_seconds``), server start and tool calls included."""
+START_SECONDS = 30.0
+"""How long a server may take to start and list its tools before the sample is given up."""
+CALL_SECONDS = 30.0
+"""How long one tool call may take before the model is told it timed out."""
+RESULT_BYTES = 16 * 1024
+"""A tool result the model reads is clipped here (Inspect's own truncation, with a marker)."""
+MAX_TOOLS = 128
+"""More tools than this (the most OpenAI's API accepts in one request) and the sample is given
+up: no model can be offered them all."""
+"""Sample metadata key that says why the server failed the sample (the grader leaves it
+unscored)."""
+CONNECTION_LOST = ("Connection closed", "ClosedResourceError", "BrokenResourceError")
+"""What Inspect's MCP client reports when the server has gone away mid-sample."""
+
+
+class ServerFailure(Exception):
+    """The MCP server failed this sample (not the model)."""
+
+
+@dataclass(frozen=True)
+class McpSetup:
+    """What ``-T mcp=...`` adds to the task: the solve step, the limits and the log's record."""
+
+    spec: ServerSpec | None
+    """``None`` for ``mcp=none``: the same loop and limits without a server."""
+    turns: int = DEFAULT_TURNS
+    time_limit: int = DEFAULT_TIME_LIMIT
+
+    def generate(self) -> Solver:
+        return mcp_generate(self.spec)
+
+    def task_limits(self) -> dict[str, Any]:
+        """Inspect's own per-sample limits (``--turn-limit``, ``--time-limit``, ``--token-limit``
+        on the command line override them)."""
+        return {"turn_limit": self.turns, "time_limit": self.time_limit}
+
+    def metadata(self) -> dict[str, Any]:
+        spec = self.spec
+        return {
+            "mcp_server": spec.describe() if spec else None,
+            "mcp_server_name": spec.name if spec else None,
+            "mcp_transport": spec.transport if spec else None,
+            "mcp_runs_as": "the evaluating user" if spec and spec.transport == "stdio" else None,
+            "mcp_call_seconds": CALL_SECONDS,
+            "mcp_result_bytes": RESULT_BYTES,
+        }
+
+    def display_suffix(self) -> str:
+        return f" mcp={self.spec.name if self.spec else 'none'}"
+
+
+def mcp_setup(mcp: str | None, mode: str, tools: str, preset: str, default: str) -> McpSetup | None:
+    """The MCP setup ``-T mcp=`` asks for; ``None`` without it.
+
+    Raises:
+        ValueError: for a value that names no server, or with ``mode=pal``, ``tools=`` or a
+            preset (the server's tools are the only ones offered, on the task's own prompt).
+    """
+    if mcp is None:
+        return None
+    spec = parse_spec(mcp)
+    if mode != "cot" or tools != "none":
+        raise ValueError(
+            "mcp= offers the server's tools while the model reasons: use it with mode=cot and "
+            "tools=none (the shipped gsm8k-mcp server has a calculator and a Python runner)."
+        )
+    if preset != default:
+        raise ValueError(f"mcp= runs on the task's own prompt, not preset={preset}.")
+    return McpSetup(spec)
+
+
+@solver
+def mcp_generate(spec: ServerSpec | None) -> Solver:
+    """The task's tool loop with ``spec``'s tools offered for the whole solve."""
+    loop = guarded_generate()
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if spec is None:
+            return await loop(state, generate)
+        with tempfile.TemporaryDirectory(prefix="gsm8k-mcp-") as workdir:
+            try:
+                return await with_server(spec, workdir, state, generate, loop)
+            except Exception as error:
+                inner = inner_exception(error)
+                if isinstance(inner, ServerFailure):
+                    return failed(state, spec, str(inner))
+                raise
+
+    return solve
+
+
+async def with_server(
+    spec: ServerSpec, workdir: str, state: TaskState, generate: Generate, loop: Solver
+) -> TaskState:
+    """Connect, offer the server's tools, run the loop; the connection closes with the sample."""
+    server = spec.server(workdir)
+    # A deadline for the start only: lifted once the tools are listed (one scope, so that the
+    # client's own task groups nest inside it).
+    with anyio.CancelScope(deadline=anyio.current_time() + START_SECONDS) as start:
+        try:
+            async with server:
+                offered = await server.tools()
+                start.deadline = math.inf
+                if len(offered) > MAX_TOOLS:
+                    raise ServerFailure(
+                        f"it offers {len(offered)} tools, more than the {MAX_TOOLS} a model "
+                        "can be offered at once"
+                    )
+                state.tools = [guarded_tool(tool) for tool in offered]
+                return await loop(state, generate)
+        except ServerFailure:
+            raise
+        except Exception as error:
+            if start.deadline != math.inf:
+                raise ServerFailure(f"it did not start: {_describe(error)}") from error
+            raise
+    raise ServerFailure(f"it did not start and list its tools within {START_SECONDS:g} s")
+
+
+def guarded_tool(tool: Tool) -> Tool:
+    """``tool`` with a time limit per call and its result as clipped text; a lost connection
+    ends the sample as the server's failure instead of feeding the model error after error."""
+    definition = ToolDef(tool)
+    call = definition.tool
+
+    async def execute(**kwargs: Any) -> ToolResult:
+        with anyio.move_on_after(CALL_SECONDS) as scope:
+            try:
+                result = await call(**kwargs)
+            except ToolError as error:
+                if any(mark in str(error) for mark in CONNECTION_LOST):
+                    raise ServerFailure(f"it stopped answering: {error}") from error
+                raise
+            except Exception as error:
+                if isinstance(inner_exception(error), ToolError):
+                    raise inner_exception(error) from error
+                raise ServerFailure(
+                    f"a call to {definition.name} failed: {_describe(error)}"
+                ) from error
+        if scope.cancelled_caught:
+            raise ToolError(f"{definition.name} did not answer within {CALL_SECONDS:g} s")
+        return as_text(result)
+
+    return ToolDef(
+        execute,
+        name=definition.name,
+        description=definition.description,
+        parameters=definition.parameters,
+        max_output=RESULT_BYTES,
+    ).as_tool()
+
+
+def as_text(result: ToolResult) -> str:
+    """A tool result as the text the model reads (Inspect truncates text, not content lists)."""
+    items = result if isinstance(result, list) else [result]
+    parts = []
+    for item in items:
+        text = getattr(item, "text", None)
+        if isinstance(item, str):
+            parts.append(item)
+        elif isinstance(text, str):
+            parts.append(text)
+        else:
+            parts.append(f"({getattr(item, 'type', type(item).__name__)} content omitted)")
+    return "\n".join(parts)
+
+
+def failed(state: TaskState, spec: ServerSpec, why: str) -> TaskState:
+    """End the sample unscored: the server, not the model, failed it."""
+    reason = f"MCP server {spec.name!r} failed: {why}"
+    state.metadata[FAILURE_KEY] = reason
+    state.output = ModelOutput.from_content(model=str(state.model), content="")
+    state.output.error = reason
+    state.completed = True
+    return state
+
+
+def _describe(error: BaseException) -> str:
+    inner = inner_exception(error) if isinstance(error, Exception) else error
+    text = str(inner).strip().splitlines()
+    detail = text[0][:300] if text else ""
+    return f"{type(inner).__name__}: {detail}" if detail else type(inner).__name__

@@ -1,0 +1,195 @@
+"""``gsm8k-compare --mcp`` on a scripted pair whose answers are set here: every figure of the
+report checked against a hand count, and pairs that differ in more than the server refused."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.model import ChatMessageTool
+from inspect_ai.tool import ToolCall, ToolInfo
+
+from gsm8k.compare.cli import main
+from gsm8k.task import gsm8k
+from tests.conftest import MINI_DATA
+from tests.mcp_support import FAULTY, call, python_server_config, shipped_server, tool_model
+from tests.scripted import run_eval
+
+pytestmark = pytest.mark.slow
+
+QUESTIONS = ["Janet", "robe", "house costs", "diver", "pencils", "factory"]
+WITH_SERVER = ["18", "3", "1450000", "-9", None, "2880000"]
+"""The answer written with the server, per question (``None``: no answer at all)."""
+WITHOUT = ["18", "4", "1450001", "-10", "123456", None]
+
+
+def reply(answer: str | None) -> str:
+    return f"So the result is clear.\nANSWER: {answer}" if answer else "I am not sure."
+
+
+def index(question: str) -> int:
+    return next(i for i, fragment in enumerate(QUESTIONS) if fragment in question)
+
+
+def with_server_plan(
+    question: str, tools: list[ToolInfo], results: list[ChatMessageTool]
+) -> ToolCall | str:
+    number = index(question)
+    if number == 0 and not results:
+        return call("calculator", expression="1/0")  # one call that fails
+    if len(results) < (2 if number == 0 else 1):
+        return call("calculator", expression="1 + 1")
+    return reply(WITH_SERVER[number])
+
+
+def without_plan(question: str, tools: list[ToolInfo], results: list[ChatMessageTool]) -> str:
+    return reply(WITHOUT[index(question)])
+
+
+def run_pair(tmp_path: Path, without_fewshot: int = 0, baseline: str | None = "none") -> Path:
+    logs = tmp_path / "logs"
+    for mcp, plan, fewshot in (
+        (shipped_server(tmp_path), with_server_plan, 0),
+        (baseline, without_plan, without_fewshot),
+    ):
+        task = gsm8k(dataset=str(MINI_DATA), fewshot=fewshot, mcp=mcp)
+        log: EvalLog = run_eval(task, tool_model(plan), log_dir=str(logs))
+        assert log.status == "success", log.error
+    return logs
+
+
+def wilson(correct: int, total: int) -> tuple[float, float]:
+    z = 1.959963984540054
+    p = correct / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return centre - half, centre + half
+
+
+def test_every_figure_of_the_report_matches_a_hand_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = run_pair(tmp_path)
+    output = tmp_path / "mcp.json"
+    assert main([str(logs), "--mcp", "--json", str(output)]) == 0
+    report = json.loads(output.read_text(encoding="utf-8"))
+    text = capsys.readouterr().out
+    with_side, without_side = report["with_server"], report["without_server"]
+
+    # With: right on 0, 1, 2, 5; 4 has no answer. Without: right on 0, 3, 4; 5 has no answer.
+    assert with_side["accuracy"] == pytest.approx(4 / 6)
+    assert without_side["accuracy"] == pytest.approx(3 / 6)
+    assert (with_side["ci_low"], with_side["ci_high"]) == pytest.approx(wilson(4, 6))
+    assert (without_side["ci_low"], without_side["ci_high"]) == pytest.approx(wilson(3, 6))
+    assert with_side["extraction_failure"] == pytest.approx(1 / 6)
+    assert without_side["extraction_failure"] == pytest.approx(1 / 6)
+    assert report["solved_only_with_server"] == [1, 2, 5]
+    assert report["solved_only_without_server"] == [3, 4]
+    assert report["difference"] == pytest.approx(1 / 6)
+    assert report["mcnemar_p"] == pytest.approx(1.0)  # 3 against 2 discordant: 2 * P(X >= 3)
+    assert report["common_samples"] == 6
+
+    # Tool calls: one per question, two on question 0 (the first, 1/0, fails): 7 calls, 1 error.
+    assert with_side["tool_calls_per_sample"] == pytest.approx(7 / 6)
+    assert with_side["tool_error_rate"] == pytest.approx(1 / 7)
+    assert without_side["tool_calls_per_sample"] == 0
+    assert without_side["tool_error_rate"] is None
+
+    # Tokens: 120 per reply (the scripted usage); 13 replies with the server, 6 without.
+    assert with_side["tokens_per_sample"] == pytest.approx(13 * 120 / 6)
+    assert with_side["tokens_per_correct"] == pytest.approx(13 * 120 / 4)
+    assert without_side["tokens_per_sample"] == pytest.approx(120)
+    assert without_side["tokens_per_correct"] == pytest.approx(6 * 120 / 3)
+
+    # Wall time: each sample's own total time, as the logs hold it.
+    for side, count, correct in ((with_side, 0, 4), (without_side, 1, 3)):
+        logs_found = sorted(list_eval_logs(str(logs)), key=lambda info: info.mtime or 0)
+        log = read_eval_log(logs_found[count])
+        total = sum(sample.total_time or 0.0 for sample in log.samples or [])
+        assert side["seconds_per_sample"] == pytest.approx(total / 6)
+        assert side["seconds_per_correct"] == pytest.approx(total / correct)
+
+    # Smallest detectable: (z(.975) + z(.8)) * sqrt((5 / 6) / 6), capped at the whole range.
+    assert report["smallest_detectable_difference"] == pytest.approx(
+        min(1.0, (1.959963984540054 + 0.8416212335729143) * math.sqrt(5 / 6 / 6))
+    )
+    assert report["verdict"] == "no effect detectable at this n"
+    assert report["server"].endswith("-m gsm8k.mcp")
+
+    assert "**Verdict: no effect detectable at this n.**" in text
+    assert "| accuracy (95% CI) | 66.7% (" in text
+    assert "| tool calls / sample | 1.17 | 0.00 |" in text
+    assert "| tool error rate | 14.3% | - |" in text
+    assert "| tokens / correct answer | 390 | 240 |" in text
+    assert "Solved only with the server: 3 (1–2, 5). Solved only without it: 2 (3–4)." in text
+
+
+def test_a_pair_that_differs_in_more_than_the_server_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = run_pair(tmp_path, without_fewshot=1)
+    assert main([str(logs), "--mcp"]) == 3
+    error = capsys.readouterr().err
+    assert "differ in more than the server" in error
+    assert "`fewshot`" in error
+
+
+def test_a_baseline_without_the_same_limits_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = run_pair(tmp_path, baseline=None)
+    assert main([str(logs), "--mcp"]) == 3
+    assert "-T mcp=none" in capsys.readouterr().err
+
+
+def test_one_run_alone_is_not_a_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    logs = tmp_path / "logs"
+    task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp="none")
+    run_eval(task, tool_model(without_plan), log_dir=str(logs), limit=1)
+    assert main([str(logs), "--mcp"]) == 2
+    assert "found 0 with a server and 1 without" in capsys.readouterr().err
+
+
+def test_samples_the_server_failed_are_listed_with_the_command_that_runs_them_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The server fails to start for the first sample only: that sample is unscored, left out
+    of the pair, and named with its rerun command."""
+    config = python_server_config(tmp_path, [str(FAULTY), "first-start-fails"], name="flaky")
+    block = json.loads(Path(config).read_text(encoding="utf-8"))
+    block["env"]["FLAKY_MARKER"] = str(tmp_path / "started-once")
+    Path(config).write_text(json.dumps(block), encoding="utf-8")
+
+    def lookup(
+        question: str, tools: list[ToolInfo], results: list[ChatMessageTool]
+    ) -> ToolCall | str:
+        return call("lookup", query="x") if not results else reply(WITH_SERVER[index(question)])
+
+    logs = tmp_path / "logs"
+    for mcp, plan in ((config, lookup), ("none", without_plan)):
+        task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp=mcp)
+        log = run_eval(task, tool_model(plan), log_dir=str(logs), limit=2, max_samples=1)
+        assert log.status == "success", log.error
+    output = tmp_path / "mcp.json"
+    assert main([str(logs), "--mcp", "--json", str(output)]) == 0
+    report = json.loads(output.read_text(encoding="utf-8"))
+    assert report["with_server"]["unscored"] == [0]
+    assert report["without_server"]["unscored"] == []
+    assert report["common_samples"] == 1
+    assert "--sample-id 0 --log-dir" in report["with_server"]["rerun"]
+    text = capsys.readouterr().out
+    assert (
+        "Unscored with the server (the server or the engine failed them, not the model): 1 (0)."
+        in text
+    )
+    assert report["with_server"]["rerun"] in text
+
+
+def test_outputs_the_mcp_report_does_not_write_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path), "--mcp", "--png", str(tmp_path / "x.png")]) == 2
+    assert "--mcp writes its report on stdout and to --json only" in capsys.readouterr().err
