@@ -127,9 +127,9 @@ def short_name(model: str) -> str:
 
 
 HEADER = (
-    "| model | source (license) | rows | published | source's verdicts | match(numeric=True) "
+    "| model | rows | published | source's verdicts | match(numeric=True) "
     "| lm-eval flexible-extract | gsm8k_grader | grader − flexible | grader − match |\n"
-    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|"
 )
 
 
@@ -139,13 +139,15 @@ def table(results: Sequence[ModelResult]) -> str:
     for result in results:
         published = REPORTED.get(result.model)
         lines.append(
-            f"| {short_name(result.model)} | {SOURCES.get(result.source, result.source)} "
+            f"| {short_name(result.model)} "
             f"| {result.rows:,} | {f'{published[0]:g}' if published else '—'} "
             f"| {accuracy(result.labels)} | {accuracy(result.match)} "
             f"| {accuracy(result.flexible)} | **{accuracy(result.ours)}** "
             f"| {difference(result.ours, result.flexible)} "
             f"| {difference(result.ours, result.match)} |"
         )
+    sources = dict.fromkeys(SOURCES.get(r.source, r.source) for r in results)
+    lines += ["", f"Outputs published by {'; '.join(sources)}."]
     return "\n".join(lines)
 
 
