@@ -134,8 +134,8 @@ def build_inspect_evals(records: list[dict[str, Any]], data_file: Path, work: Pa
         output.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
         return output
 
-    module = importlib.import_module("inspect_evals.gsm8k.gsm8k")
-    module.hf_dataset = local_dataset
+    module: Any = importlib.import_module("inspect_evals.gsm8k.gsm8k")
+    module.hf_dataset = local_dataset  # the only change: data from the local file
     model = get_model("mockllm/model", custom_outputs=answer)
     logs = work / "inspect_logs"
     (log,) = inspect_eval(
