@@ -144,6 +144,8 @@ def test_a_file_that_is_not_what_format_says_is_a_usage_error(
     code, rows, err = run([str(path)], capsys)
     assert code == EXIT_USAGE and rows == []
     assert err.startswith(f"gsm8k-grade: {path}: not a readable Inspect log")
+    code, _, err = run([str(LM_EVAL_RESULTS)], capsys)
+    assert code == EXIT_USAGE and "an lm-eval results summary" in err and "--log_samples" in err
     code, _, err = run(["-", "--format", "lm-eval"], capsys)
     assert code == EXIT_USAGE and "reads a file" in err
 

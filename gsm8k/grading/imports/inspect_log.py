@@ -10,6 +10,7 @@ that stores a dict (this project's grader) is read at its ``accuracy`` key.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,11 @@ def read(path: Path, original: str | None = None) -> Imported:
     try:
         log = read_eval_log(str(path))
     except Exception as error:  # a broken or foreign file: one line naming it
+        if _lm_eval_results(path):
+            raise ValueError(
+                f"{path}: an lm-eval results summary, which has no per-question rows; pass the "
+                "samples_<task>_<date>.jsonl beside it (written with --log_samples)"
+            ) from error
         raise ValueError(
             f"{path}: not a readable Inspect log ({type(error).__name__}: {str(error)[:200]})"
         ) from error
@@ -77,6 +83,15 @@ def _row(sample: Any, scorer: str) -> ImportedRow | ImportProblem:
         original_correct=value_to_float()(value) == 1.0,
         original_answer=score.answer,
     )
+
+
+def _lm_eval_results(path: Path) -> bool:
+    """Whether ``path`` is lm-eval's ``results_<date>.json`` (its aggregate, not its samples)."""
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(content, dict) and {"results", "configs"} <= set(content)
 
 
 def _question(input: Any) -> str | None:
