@@ -3,7 +3,7 @@
     pip install -e '.[bench]'     # lm-eval, for its flexible-extract column
     python -m benchmarks.regraded_outputs [COMPLETIONS_DIR]
 
-Reads the labelled completions (``$GSM8K_COMPLETIONS_DIR``, else the directory given, else
+Reads the labelled completions (the directory given, else ``$GSM8K_COMPLETIONS_DIR``, else
 ``../shared/data/completions``; rows ``{"id", "model", "test_index", "target", "completion",
 "label"}``, see :mod:`benchmarks.grading_agreement`) and prints a markdown table: per model, the
 accuracy its source published (where it did), the source's own verdicts on these rows (the
@@ -11,7 +11,8 @@ accuracy its source published (where it did), the source's own verdicts on these
 project's grader, each with its 95% Wilson interval, and this grader's paired difference from the
 two peers with its 95% paired interval. The peers run through their own code
 (:mod:`benchmarks.peer_graders`); the statistics are ``gsm8k-compare``'s. Questions are passed to
-this grader when the GSM8K test file is found beside the completions (``../gsm8k/test.jsonl``).
+this grader when the GSM8K test file is found (``$GSM8K_DATA_DIR``, or ``../gsm8k/`` beside the
+completions).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from benchmarks.grading_agreement import Row, default_completions, load_completions, run_grader
 from benchmarks.peer_graders import inspect_match, lm_eval_flexible_extract
 from gsm8k.compare.stats import paired_interval, wilson_interval
+from gsm8k.data.splits import DATA_DIR_ENV
 from gsm8k.grading.verdict import grade
 
 COMPLETIONS_ENV = "GSM8K_COMPLETIONS_DIR"
@@ -69,17 +71,21 @@ class ModelResult:
 
 
 def completions_dir(argument: str | None) -> Path:
-    """``$GSM8K_COMPLETIONS_DIR``, else the argument, else the shared default."""
-    chosen = os.environ.get(COMPLETIONS_ENV) or argument
+    """The folder given, else ``$GSM8K_COMPLETIONS_DIR``, else the shared default."""
+    chosen = argument or os.environ.get(COMPLETIONS_ENV)
     return Path(chosen) if chosen else default_completions()
 
 
 def questions_beside(directory: Path) -> list[str] | None:
-    """The GSM8K test questions by index, when ``../gsm8k/test.jsonl`` is beside the rows."""
-    path = directory.parent / "gsm8k" / "test.jsonl"
-    if not path.exists():
-        return None
-    return [json.loads(line)["question"] for line in path.read_text("utf-8").splitlines()]
+    """The GSM8K test questions by index: ``$GSM8K_DATA_DIR/test.jsonl``, else
+    ``../gsm8k/test.jsonl`` beside the rows; ``None`` when neither exists."""
+    data_dir = os.environ.get(DATA_DIR_ENV)
+    candidates = [Path(data_dir)] if data_dir else []
+    for folder in [*candidates, directory.parent / "gsm8k"]:
+        path = folder / "test.jsonl"
+        if path.exists():
+            return [json.loads(line)["question"] for line in path.read_text("utf-8").splitlines()]
+    return None
 
 
 def our_verdicts(rows: Sequence[Row], questions: list[str] | None) -> list[bool]:
@@ -154,7 +160,7 @@ def table(results: Sequence[ModelResult]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument(
-        "completions", nargs="?", help=f"labelled completions (default: ${COMPLETIONS_ENV})"
+        "completions", nargs="?", help=f"labelled completions folder (default: ${COMPLETIONS_ENV})"
     )
     args = parser.parse_args(argv)
     directory = completions_dir(args.completions)
