@@ -4,7 +4,8 @@
     GSM8K_DATA_DIR=../shared/data/gsm8k /work/venv-bench/bin/python -m benchmarks.regrade_fixtures
 
 Both harnesses answer the first :data:`ROWS` GSM8K test questions with the same scripted model, so
-the files differ only in how each harness records and grades them:
+the files differ only in how each harness records and grades them (and in the one completion cut
+off at the token limit, which only Inspect records as such):
 
 - lm-eval 0.4.13: its own ``gsm8k`` task (filters, metric, prompt), with the dataset read from the
   local ``test.jsonl`` instead of the hub (the only change to its configuration), zero-shot,
@@ -34,7 +35,7 @@ from typing import Any
 from benchmarks.scripted_server import ScriptedServer
 
 FIXTURES = Path(__file__).parents[1] / "tests" / "fixtures" / "regrade"
-ROWS = 6
+ROWS = 7
 LM_EVAL_TASK = "gsm8k_local"
 
 SCRIPTED: dict[int, str] = {
@@ -51,7 +52,13 @@ SCRIPTED: dict[int, str] = {
     4: "The first two meals use 15 + 25 = 40 cups. All 20 chickens need 20 * 3 = 60 cups a day.\n"
     "ANSWER: 60 cups for all 20 chickens",
     5: "16 glasses at $5 each cost 16 * 5 = 80.\nANSWER: 80",
+    # Cut off at the token limit while still checking (in the Inspect log only: lm-eval records
+    # no finish reason): its last number is no delivered answer.
+    6: "Seattle has 20 sheep, Charleston 4 * 20 = 80 and Toulouse 2 * 80 = 160.\n"
+    "Together: 20 + 80 + 160 = 260, but let me check whether Toulouse",
 }
+TRUNCATED = frozenset({6})
+"""Questions whose scripted completion stopped at the token limit (``stop_reason`` max_tokens)."""
 
 
 def test_records(data_dir: Path) -> list[dict[str, Any]]:
@@ -59,13 +66,17 @@ def test_records(data_dir: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines]
 
 
-def reply_for(records: list[dict[str, Any]], prompt: str) -> str:
-    """The scripted completion of the question the prompt asks (the last one in it)."""
-    found = [(prompt.rfind(r["question"]), i) for i, r in enumerate(records)]
-    position, index = max(found)
+def question_index(records: list[dict[str, Any]], prompt: str) -> int:
+    """Which question the prompt asks (the last one in it)."""
+    position, index = max((prompt.rfind(r["question"]), i) for i, r in enumerate(records))
     if position < 0:
         raise ValueError(f"no known question in the prompt: {prompt[:200]!r}")
-    return SCRIPTED[index]
+    return index
+
+
+def reply_for(records: list[dict[str, Any]], prompt: str) -> str:
+    """The scripted completion of the question the prompt asks."""
+    return SCRIPTED[question_index(records, prompt)]
 
 
 def lm_eval_task(work: Path, data_file: Path) -> Path:
@@ -129,7 +140,9 @@ def build_inspect_evals(records: list[dict[str, Any]], data_file: Path, work: Pa
         )
 
     def answer(messages: list[ChatMessage], *_rest: Any) -> ModelOutput:
-        output = ModelOutput.from_content("mockllm/model", reply_for(records, messages[-1].text))
+        index = question_index(records, messages[-1].text)
+        stop = "max_tokens" if index in TRUNCATED else "stop"
+        output = ModelOutput.from_content("mockllm/model", SCRIPTED[index], stop_reason=stop)
         # With usage given, mockllm counts no tokens itself (that would need a download).
         output.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
         return output

@@ -1,8 +1,9 @@
 """Re-grading other harnesses' files: real lm-eval 0.4.13 and inspect_evals 0.26.0 outputs.
 
 The fixtures were written by those packages themselves (``benchmarks/regrade_fixtures.py``; see
-``tests/fixtures/regrade/README.md``): six GSM8K test questions answered by one scripted model, so
-both files hold the same completions, graded by each harness's own rule.
+``tests/fixtures/regrade/README.md``): seven GSM8K test questions answered by one scripted model, so
+both files hold the same completions, graded by each harness's own rule; the last was cut off at
+the token limit, which only the Inspect log records.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "regrade"
 INSPECT_EVALS = FIXTURES / "inspect_evals" / "gsm8k_inspect_evals.eval"
 
 # By test index: what this grader decides, and why the others differ on 0 and 4.
-OURS = {0: True, 1: True, 2: True, 3: True, 4: False, 5: False}
+OURS = {0: True, 1: True, 2: True, 3: True, 4: False, 5: False, 6: True}
 LAST_NUMBER_READ = {0: "2", 4: "20"}  # "ANSWER: 18 … 2 more questions"; "60 cups for all 20"
 
 
@@ -49,15 +50,15 @@ def test_lm_eval_rows_carry_the_filters_verdicts() -> None:
     lenient = imports.read(LM_EVAL, "lm-eval")
     assert lenient.original == "lm-eval gsm8k_local flexible-extract"
     assert lenient.choices == ["strict-match", "flexible-extract"]
-    assert [row.id for row in lenient.rows] == [str(i) for i in range(6)]
-    assert [row.target for row in lenient.rows] == ["18", "3", "70000", "540", "20", "64"]
+    assert [row.id for row in lenient.rows] == [str(i) for i in range(7)]
+    assert [row.target for row in lenient.rows] == ["18", "3", "70000", "540", "20", "64", "260"]
     assert lenient.rows[0].question is not None and "Janet" in lenient.rows[0].question
     assert [row.original_correct for row in lenient.rows] == [
-        False, True, True, True, True, False,
+        False, True, True, True, True, False, True,
     ]  # fmt: skip
     assert lenient.rows[0].original_answer == "2" and lenient.rows[4].original_answer == "20"
     strict = imports.read(LM_EVAL, "lm-eval", "strict-match")
-    assert [row.original_correct for row in strict.rows] == [False, True] + [False] * 4
+    assert [row.original_correct for row in strict.rows] == [False, True] + [False] * 5
     assert [row.completion for row in strict.rows] == [row.completion for row in lenient.rows]
 
 
@@ -80,23 +81,24 @@ def test_inspect_evals_rows_carry_match_verdicts() -> None:
     imported = imports.read(INSPECT_EVALS, "inspect")
     assert imported.original == "inspect_evals/gsm8k match"
     by_target = {row.target: row for row in imported.rows}
-    assert set(by_target) == {"18", "3", "70000", "540", "20", "64"}
+    assert set(by_target) == {"18", "3", "70000", "540", "20", "64", "260"}
     assert not by_target["18"].original_correct and by_target["18"].original_answer == "2"
     assert by_target["20"].original_correct and by_target["20"].original_answer == "20"
     assert all(row.id.startswith("gsm8k_") and row.epoch == 1 for row in imported.rows)
-    assert all(row.question and not row.truncated for row in imported.rows)
+    assert all(row.question for row in imported.rows)
+    assert [row.target for row in imported.rows if row.truncated] == ["260"]
 
 
 def test_gsm8k_grade_on_a_real_lm_eval_file(capsys: pytest.CaptureFixture[str]) -> None:
     code, rows, err = run([str(LM_EVAL)], capsys)
     assert code == EXIT_ALL_GRADED
-    assert [row["correct"] for row in rows] == [OURS[i] for i in range(6)]
-    assert [row["changed"] for row in rows] == [True, False, False, False, True, False]
+    assert [row["correct"] for row in rows] == [OURS[i] for i in range(7)]
+    assert [row["changed"] for row in rows] == [True, False, False, False, True, False, False]
     assert rows[0]["answer"] == "18" and rows[0]["original_answer"] == "2"
     assert rows[4]["answer"] == "60" and rows[4]["original_answer"] == "20"
-    assert rows[0]["place"] == "line 7"  # the flexible-extract lines follow the strict ones
-    assert "before (lm-eval gsm8k_local flexible-extract): 66.7% (95% CI 30.0%–90.3%)" in err
-    assert "after (gsm8k_grader): 66.7%" in err
+    assert rows[0]["place"] == "line 8"  # the flexible-extract lines follow the strict ones
+    assert "before (lm-eval gsm8k_local flexible-extract): 71.4% (95% CI 35.9%–91.8%)" in err
+    assert "after (gsm8k_grader): 71.4%" in err
     assert "correct only before: 1, only after: 1; exact McNemar p = 1" in err
 
 
@@ -104,21 +106,34 @@ def test_gsm8k_grade_against_the_strict_filter(capsys: pytest.CaptureFixture[str
     code, rows, err = run([str(LM_EVAL), "--original", "strict-match"], capsys)
     assert code == EXIT_ALL_GRADED
     assert sum(row["original_correct"] for row in rows) == 1
-    assert "before (lm-eval gsm8k_local strict-match): 16.7%" in err
-    assert "difference after − before: +50.0 points" in err
-    assert "only before: 0, only after: 3; exact McNemar p = 0.25" in err
+    assert "before (lm-eval gsm8k_local strict-match): 14.3%" in err
+    assert "difference after − before: +57.1 points" in err
+    assert "only before: 0, only after: 4; exact McNemar p = 0.125" in err
 
 
 def test_gsm8k_grade_on_a_real_inspect_evals_log(capsys: pytest.CaptureFixture[str]) -> None:
     code, rows, err = run([str(INSPECT_EVALS)], capsys)
     assert code == EXIT_ALL_GRADED
-    assert len(rows) == 6
+    assert len(rows) == 7
     by_target = {row["target"]: row for row in rows}
     assert by_target["18"]["correct"] and not by_target["18"]["original_correct"]
     assert not by_target["20"]["correct"] and by_target["20"]["original_correct"]
-    assert sum(row["changed"] for row in rows) == 2
-    assert "before (inspect_evals/gsm8k match): 66.7%" in err
-    assert "only before: 1, only after: 1" in err
+    # Cut off at the token limit: its last number is no delivered answer (match takes it).
+    cut = by_target["260"]
+    assert cut["truncated"] and cut["answer"] is None and cut["original_correct"]
+    assert sum(row["changed"] for row in rows) == 3
+    assert "before (inspect_evals/gsm8k match): 71.4%" in err
+    assert "after (gsm8k_grader): 57.1%" in err
+    assert "only before: 2, only after: 1" in err
+
+
+@pytest.mark.parametrize("path", [LM_EVAL, INSPECT_EVALS], ids=["lm-eval", "inspect_evals"])
+def test_the_summaries_shown_in_grading_md_are_what_gsm8k_grade_prints(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, _, err = run([str(path)], capsys)
+    page = (Path(__file__).parents[1] / "docs" / "grading.md").read_text(encoding="utf-8")
+    assert "\n".join(err.strip().splitlines()[-4:]) in page
 
 
 def test_a_broken_line_is_reported_and_the_rest_graded(
@@ -132,7 +147,7 @@ def test_a_broken_line_is_reported_and_the_rest_graded(
     assert [row["error"] for row in rows if "error" in row] == [
         "not JSON (Expecting property name enclosed in double quotes)"
     ]
-    assert sum("correct" in row for row in rows) == 6
+    assert sum("correct" in row for row in rows) == 7
     assert f"{path}: line 8: not JSON" in err
 
 
@@ -219,10 +234,18 @@ def test_inspect_score_with_the_registered_grader(
     assert log.results is not None
     assert [score.name for score in log.results.scores][:2] == ["match", "gsm8k_grader"]
     verdicts = {s.target: s.scores["gsm8k_grader"].value["accuracy"] for s in log.samples or []}
-    assert verdicts == {"18": 1.0, "3": 1.0, "70000": 1.0, "540": 1.0, "20": 0.0, "64": 0.0}
+    assert verdicts == {
+        "18": 1.0,
+        "3": 1.0,
+        "70000": 1.0,
+        "540": 1.0,
+        "20": 0.0,
+        "64": 0.0,
+        "260": 0.0,
+    }
     code, rows, err = run([str(scored), "--original", "gsm8k_grader"], capsys)
     assert code == EXIT_ALL_GRADED and not any(r["changed"] for r in rows)
-    assert "before (inspect_evals/gsm8k gsm8k_grader): 66.7%" in err
+    assert "before (inspect_evals/gsm8k gsm8k_grader): 57.1%" in err
 
 
 def test_peer_flexible_extract_reproduces_the_real_lm_eval_verdicts() -> None:
