@@ -248,6 +248,26 @@ def test_inspect_score_with_the_registered_grader(
     assert "before (inspect_evals/gsm8k gsm8k_grader): 57.1%" in err
 
 
+def test_a_log_scored_by_this_grader_is_read_at_its_headline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dict-valued scorer has one results score per key (``accuracy``, ...): the original
+    verdict is still found under the scorer's name."""
+    from inspect_ai import score
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from gsm8k.grading.scorer import gsm8k_grader
+
+    rescored = score(read_eval_log(str(INSPECT_EVALS)), gsm8k_grader(), action="overwrite")
+    assert rescored.results is not None
+    assert {s.name for s in rescored.results.scores} >= {"accuracy", "strict_accuracy"}
+    path = tmp_path / "own.eval"
+    write_eval_log(rescored, str(path))
+    code, rows, err = run([str(path)], capsys)
+    assert code == EXIT_ALL_GRADED and not any(row["changed"] for row in rows)
+    assert "before (inspect_evals/gsm8k gsm8k_grader): 57.1%" in err
+
+
 def test_peer_flexible_extract_reproduces_the_real_lm_eval_verdicts() -> None:
     """benchmarks.peer_graders' lm-eval column gives the verdicts lm-eval itself recorded."""
     pytest.importorskip("lm_eval")

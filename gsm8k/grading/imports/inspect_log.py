@@ -45,7 +45,7 @@ def read(path: Path, original: str | None = None) -> Imported:
     if not log.samples:
         raise ValueError(f"{path}: the log holds no samples (status {log.status})")
     scorers = list(dict.fromkeys(name for s in log.samples for name in (s.scores or {})))
-    headline = log.results.scores[0].name if log.results and log.results.scores else None
+    headline = _headline_scorer(log)
     chosen = original or headline or (scorers[0] if scorers else None)
     if chosen is None or chosen not in scorers:
         have = ", ".join(scorers) or "none"
@@ -55,6 +55,17 @@ def read(path: Path, original: str | None = None) -> Imported:
         row = _row(sample, chosen)
         imported.add(row)
     return imported
+
+
+def _headline_scorer(log: Any) -> str | None:
+    """The scorer whose number the log shows first: the task's declared headline metric, else
+    the first score's (a scorer that returns a dict has one score per key, each naming it)."""
+    declared = getattr(log.eval, "headline_metric", None)
+    if declared is not None and declared.scorer:
+        return str(declared.scorer)
+    if log.results and log.results.scores:
+        return str(log.results.scores[0].scorer)
+    return None
 
 
 def _row(sample: Any, scorer: str) -> ImportedRow | ImportProblem:
