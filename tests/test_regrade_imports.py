@@ -263,6 +263,7 @@ def test_a_log_scored_by_this_grader_is_read_at_its_headline(
     assert {s.name for s in rescored.results.scores} >= {"accuracy", "strict_accuracy"}
     path = tmp_path / "own.eval"
     write_eval_log(rescored, str(path))
+    capsys.readouterr()  # Inspect's own results panel, printed by score()
     code, rows, err = run([str(path)], capsys)
     assert code == EXIT_ALL_GRADED and not any(row["changed"] for row in rows)
     assert "before (inspect_evals/gsm8k gsm8k_grader): 57.1%" in err
