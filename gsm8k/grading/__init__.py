@@ -11,7 +11,8 @@ Modules, in the order a completion goes through them: ``sections`` (reasoning bl
 sections, invented follow-ups), ``extract`` (the extraction rules, with ``reader``, ``phrases``
 and ``fallback``), ``numbers`` (reading and comparing numbers), ``golds`` (GSM-Plus's ``NONE``,
 fraction and rounded golds), ``verdict`` (the comparison). ``reasons`` names abnormal scores,
-``scorer`` is the Inspect scorer (``gsm8k_grader``) and ``cli`` the ``gsm8k-grade`` command.
+``scorer`` is the Inspect scorer (``gsm8k_grader``) and ``cli`` the ``gsm8k-grade`` command;
+``imports`` reads other harnesses' results (lm-eval samples files, Inspect logs) for it.
 """
 
 from gsm8k.grading.extract import Extraction, extract_answer

@@ -7,6 +7,10 @@ counts as truncation (``max_tokens``, ``model_length``), marks a completion cut 
 limit, exactly as the eval's scorer reads ``stop_reason``. Output: one JSON line per input line,
 in the same order, each with its input ``line`` number; a line that cannot be graded gets an
 ``error`` field instead of a verdict, and the rest are still graded. A summary goes to stderr.
+
+Other harnesses' files are read as they are (:mod:`gsm8k.grading.imports`): an lm-evaluation-harness
+``--log_samples`` file or an Inspect log is recognised, each row is output with the original
+verdict beside this grader's, and the summary gives the headline before and after.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from typing import IO, Any
 
 from inspect_ai._util.error import PrerequisiteError
 
+from gsm8k.grading import imports
+from gsm8k.grading.imports.regrade import Regraded, describe, headline, regrade_row
 from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.reasons import TRUNCATION_STOP_REASONS
 from gsm8k.grading.verdict import Graded, grade_completion
@@ -50,6 +56,13 @@ programs: with --run-programs each line's program runs in the sandbox mode=pal u
          (rule "program", plus the run's status and error). The result is read as
          solution(), simple_math_problem(), ans/answer/result, solver(), else the
          last printed line when it is a number.
+other harnesses: an lm-eval --log_samples file (samples_<task>_<date>.jsonl) or an
+         Inspect log (.eval, .json) is recognised (or name it with --format). Each row
+         is output with original_correct and original_answer beside the new verdict;
+         stderr gives the accuracy before and after, the paired difference with its 95%
+         interval and the exact McNemar test. --original picks the verdicts compared
+         against: an lm-eval filter (default flexible-extract) or an Inspect scorer
+         (default the log's headline scorer).
 exit status: {EXIT_ALL_GRADED} every line graded; {EXIT_SOME_FAILED} some lines could not be graded
          (stderr says how many and which); {EXIT_USAGE} bad arguments or an unreadable
          file (nothing graded).
@@ -92,7 +105,12 @@ class TargetLookup:
         return self._targets.get(sample_id)
 
     def _load(self) -> dict[str, str]:
-        from gsm8k.data.splits import DATA_DIR_ENV, GOLD_DELIMITER, default_source, load_split
+        from gsm8k.data.splits import (
+            DATA_DIR_ENV,
+            GOLD_DELIMITER,
+            default_source,
+            load_split,
+        )
 
         # The error names what the user set: --dataset, or GSM8K_DATA_DIR in its absence.
         from_env = self.source is None and bool(os.environ.get(DATA_DIR_ENV))
@@ -273,7 +291,30 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         help="with --run-programs where bubblewrap cannot run: run programs as plain local "
         "processes that can read whatever your user can",
     )
+    parser.add_argument(
+        "--format",
+        choices=imports.FORMATS,
+        default="auto",
+        help="the input's format (default: recognised from the file)",
+    )
+    parser.add_argument(
+        "--original",
+        metavar="NAME",
+        help="lm-eval filter or Inspect scorer whose verdicts are the 'before' "
+        "(default: flexible-extract; the log's headline scorer)",
+    )
     args = parser.parse_args(argv)
+    chosen = args.format
+    if chosen == "auto":
+        chosen = "jsonl" if args.file == "-" else imports.detect(Path(args.file))
+    if chosen != "jsonl":
+        if args.file == "-" or args.run_programs:
+            print(
+                f"gsm8k-grade: --format {chosen} reads a file, without --run-programs",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        return regrade_file(Path(args.file), chosen, args.original)
     programs: ProgramGrader | None = None
     if args.run_programs:
         try:
@@ -318,6 +359,33 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         )
     print(summary(graded, len(failed)), file=sys.stderr)
     return EXIT_SOME_FAILED if failed else EXIT_ALL_GRADED
+
+
+def regrade_file(path: Path, format: str, original: str | None) -> int:
+    """Re-grade an lm-eval samples file or an Inspect log: rows to stdout, headline to stderr."""
+    try:
+        imported = imports.read(path, format, original)
+    except (OSError, ValueError) as error:
+        print(f"gsm8k-grade: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    problems = list(imported.problems)
+    regraded: list[Regraded] = []
+    for row in imported.rows:
+        result = regrade_row(row)
+        if isinstance(result, Regraded):
+            regraded.append(result)
+            sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        else:
+            problems.append(result)
+    for problem in problems:
+        sys.stdout.write(json.dumps(problem.__dict__) + "\n")
+    for problem in problems[:MAX_ERRORS_SHOWN]:
+        print(f"gsm8k-grade: {path}: {problem.place}: {problem.error}", file=sys.stderr)
+    print(summary([r.graded for r in regraded], len(problems)), file=sys.stderr)
+    if regraded:
+        for line in describe(headline(regraded), imported.original):
+            print(line, file=sys.stderr)
+    return EXIT_SOME_FAILED if problems or not regraded else EXIT_ALL_GRADED
 
 
 if __name__ == "__main__":
