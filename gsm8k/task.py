@@ -9,17 +9,14 @@ Cobbe et al. 2021, "Training Verifiers to Solve Math Word Problems", https://arx
     inspect eval gsm8k/task.py -T dataset=mgsm -T language=de --model openai/gpt-4o-mini
     inspect eval gsm8k/task.py -T preset=lm-eval-gsm8k --model openai/gpt-4o-mini
 
-The task reads top to bottom: the constants, :func:`gsm8k` (parameters, dataset, solvers,
-scorers), :func:`record_to_sample`, the few-shot solver and the scorers. The subsystems it wires
-together: ``gsm8k.settings`` (parameter checks, defaults, what the log records), ``gsm8k.data``
-(GSM8K and the family, paired with the test questions), ``gsm8k.prompting`` (exemplars, layouts,
-presets), ``gsm8k.grading`` (reading and comparing the answer), ``gsm8k.metrics`` and
-``gsm8k.execution`` (model-written code). ``docs/architecture.md`` draws the map.
+The task reads top to bottom: the constants, :func:`gsm8k`, :func:`record_to_sample`, the
+few-shot solver and the scorers; ``docs/architecture.md`` maps the subsystems it wires together
+(``gsm8k.settings``, ``data``, ``prompting``, ``grading``, ``metrics``, ``execution``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import inspect
 from typing import Any
 
 from inspect_ai import Task, task
@@ -27,8 +24,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer, match
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source, load_split
-from gsm8k.data.variants import EVALUATION_SPLIT, EXEMPLAR_SPLIT, EvaluationSet, evaluation_set
+from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source
+from gsm8k.data.variants import EVALUATION_SPLIT, evaluation_set
 from gsm8k.execution.container import compose_sandbox
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.execution.policy import CodePolicy, code_policy
@@ -38,15 +35,22 @@ from gsm8k.execution.tools import offered_tools
 from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.scorer import gsm8k_grader
 from gsm8k.metrics.votes import vote_check, voting
-from gsm8k.prompting.exemplars import Shots, choose_exemplars, exemplar_source, forbidden_questions
+from gsm8k.prompting.exemplars import choose_exemplars
 from gsm8k.prompting.fewshot import Exemplar, Placement, build_messages
 from gsm8k.prompting.mgsm import mgsm_fewshot_prompt
-from gsm8k.prompting.presets import DEFAULT_PRESET, PresetSetup, build_preset
-from gsm8k.prompting.settings import PromptSettings
+from gsm8k.prompting.presets import DEFAULT_PRESET
+from gsm8k.prompting.presets.task import preset_task
 from gsm8k.prompting.templates import prompt_template
+from gsm8k.settings.arguments import RecordedTask, refuse_unknown
 from gsm8k.settings.checks import Mode, Tools, validate_family
 from gsm8k.settings.errors import one_line_errors
-from gsm8k.settings.record import display_name, run_metadata
+from gsm8k.settings.record import (
+    display_name,
+    headline,
+    recorded_arguments,
+    run_metadata,
+    run_name,
+)
 from gsm8k.settings.resolve import DEFAULT_PLACEMENT, prompt_settings
 
 TASK_VERSION = "1.2.0"
@@ -78,6 +82,7 @@ def gsm8k(
     language: str | None = None,
     trust_model_code: bool = False,
     preset: str = DEFAULT_PRESET,
+    **unknown: Any,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
 
@@ -118,13 +123,15 @@ def gsm8k(
             is not a container, such as ``local``), run model-written code as a plain local
             process anyway (it can read what your user can). Only for models whose
             code you trust; the log's metadata records it.
-        preset: Another harness's exact prompt, exemplars and answer format, with its own
-            scoring rule reported after this task's grader: ``lm-eval-gsm8k``,
-            ``lm-eval-gsm8k-cot``, ``lm-eval-gsm8k-cot-zeroshot``, ``kojima-zero-shot-cot``,
-            ``inspect-evals``, ``simple-evals-mgsm`` (``dataset=mgsm``); ``default`` is this
-            task's own prompt. A preset fixes the prompt; ``fewshot``, ``fewshot_seed``,
-            ``placement`` and ``fewshot_dataset`` may change only what the original lets change.
+        preset: Another harness's exact prompt, exemplars, answer format and generation
+            settings (defaults the command line overrides), its own scoring rule reported after
+            this task's grader: ``lm-eval-gsm8k``, ``lm-eval-gsm8k-cot``,
+            ``lm-eval-gsm8k-cot-zeroshot``, ``kojima-zero-shot-cot``, ``inspect-evals``,
+            ``simple-evals-mgsm`` (``dataset=mgsm``); ``default`` is this task's own prompt
+            (``docs/presets.md``).
     """
+    # Inspect only warns about a -T name it does not know: a typo would run a default eval.
+    refuse_unknown(unknown, TASK_PARAMETERS, "gsm8k")
     with one_line_errors():  # a bad parameter or data line: one message, not a traceback
         source = dataset or default_source()
         settings = prompt_settings(
@@ -142,7 +149,7 @@ def gsm8k(
         validate_family(source, language, mode, tools, fewshot_dataset)
         evaluated = evaluation_set(source, split, language, records_to_samples)
         if settings.preset is not None:
-            return preset_task(settings, evaluated, source, language, votes)
+            return preset_task(settings, evaluated, source, language, votes, TASK_VERSION)
         shots = choose_exemplars(source, language, settings, evaluated, mode, record_to_sample)
         # Checked before anything runs: no isolation and no opt-in is a refusal, not a silent risk.
         policy = code_policy(mode, tools, sandbox, trust_model_code)
@@ -152,7 +159,8 @@ def gsm8k(
         if shots.mgsm is None
         else mgsm_fewshot_prompt(shots.mgsm, settings.placement)
     )
-    return Task(
+    return RecordedTask(
+        resolved=recorded_arguments(source, settings, shots.split),
         dataset=MemoryDataset(
             evaluated.samples, name=evaluated.name, location=evaluated.split.location
         ),
@@ -163,52 +171,10 @@ def gsm8k(
         sandbox=compose_sandbox(sandbox),
         message_limit=None if tools == "none" else 2 * settings.fewshot + 2 + MAX_TOOL_MESSAGES,
         version=TASK_VERSION,
+        name=run_name(evaluated, mode, tools),
         display_name=display_name(evaluated, mode, tools),
         tags=[evaluated.name],
         metadata=run_metadata(evaluated, shots, policy, settings, mode, tools, language),
-    )
-
-
-def preset_task(
-    settings: PromptSettings,
-    evaluated: EvaluationSet,
-    source: str,
-    language: str | None,
-    votes: int,
-) -> Task:
-    """The task with another harness's prompt: this task's grader first (the headline), then
-    the original's own scoring rule; its generation settings are defaults the CLI overrides."""
-    choice, fewshot_dataset = settings.preset, settings.fewshot_dataset
-    assert choice is not None  # the task calls this only for a preset
-    setup: PresetSetup = build_preset(
-        choice,
-        evaluated.samples,
-        evaluated.split,
-        lambda: load_split(
-            fewshot_dataset or exemplar_source(source), EXEMPLAR_SPLIT, parameter="fewshot_dataset"
-        ),
-        language,
-        forbidden_questions(evaluated.samples),
-    )
-    applied = replace(
-        settings, calculator_annotations=bool(setup.metadata["calculator_annotations"])
-    )
-    shots = Shots([], None, setup.exemplar_split)
-    policy = code_policy("cot", "none", None, False)
-    metadata = run_metadata(evaluated, shots, policy, applied, "cot", "none", language)
-    return Task(
-        dataset=MemoryDataset(
-            evaluated.samples, name=evaluated.name, location=evaluated.split.location
-        ),
-        solver=[*vote_check(votes), *setup.solvers],
-        scorer=[gsm8k_grader(), *setup.scorers],
-        headline_metric=headline("cot"),
-        config=setup.config,
-        epochs=voting(votes),
-        version=TASK_VERSION,
-        display_name=display_name(evaluated, "cot", "none"),
-        tags=[evaluated.name],
-        metadata=metadata | setup.metadata,
     )
 
 
@@ -278,7 +244,5 @@ def gsm8k_scorers(mode: Mode, policy: CodePolicy) -> list[Scorer]:
     return [gsm8k_grader(), match(numeric=True)]
 
 
-def headline(mode: Mode) -> str:
-    """The run's headline in Inspect's summary, log list and viewer: the exact grader's accuracy
-    (named, since the grader's rates come before its accuracies in the log's scores)."""
-    return f"{'pal_grader' if mode == 'pal' else 'gsm8k_grader'}.accuracy"
+TASK_PARAMETERS = tuple(name for name in inspect.signature(gsm8k).parameters if name != "unknown")
+"""The parameters ``-T`` takes (README's table mirrors them)."""
