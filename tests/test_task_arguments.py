@@ -51,8 +51,7 @@ def test_a_misspelt_parameter_stops_the_run_naming_the_real_one(
     assert "Traceback" not in output
     lines = [line for line in output.splitlines() if "fewshots" in line]
     assert lines == [
-        "-T fewshots=3: gsm8k has no parameter 'fewshots'; did you mean fewshot? "
-        "(nothing was run)."
+        "-T fewshots=3: gsm8k has no parameter 'fewshots'; did you mean fewshot? (nothing was run)."
     ], output
     assert not [path for path in logs.rglob("*.eval")], "a log was written: something ran"
 
