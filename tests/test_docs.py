@@ -143,7 +143,8 @@ def test_every_task_parameter_in_the_docs_is_in_the_task_signature() -> None:
     parameters = set(TASK_PARAMETERS)
     found: set[str] = set()
     for page in PAGES:
-        for name in re.findall(r"-T ([a-z_]+)=", _text(page)):
+        # A quoted refusal of a misspelt name ("-T x=1: gsm8k has no parameter 'x'") is no use.
+        for name in re.findall(r"-T ([a-z_]+)=(?!.*has no parameter)", _text(page)):
             found.add(name)
             assert name in parameters, f"{page.name}: -T {name}= is not a task parameter"
     assert {"fewshot", "dataset", "language"} <= found

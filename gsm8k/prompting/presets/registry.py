@@ -41,8 +41,8 @@ class Preset:
     generation: GenerateConfig = field(default_factory=GenerateConfig)
     """What the original sends with every request (the run's defaults; the command line's
     ``--max-tokens``, ``--seed``, ``--temperature``, ``--system-message`` override them)."""
-    generation_source: str = "sets no generation options"
-    """Where the original sets them, for the methods card."""
+    generation_source: str = ""
+    """Where the original sets them (file and setting), for the methods card."""
 
 
 LM_EVAL = "lm-evaluation-harness 0.4.13"
@@ -167,7 +167,7 @@ PRESETS: dict[str, Preset] = {
             "prompt (ends 'Reasoning:')"
         },
         original_rule="inspect_ai match(numeric=True): the last number, compared numerically",
-        generation_source="its task sets no generation options (the model's own defaults)",
+        generation_source="its gsm8k task, which sets no generation options",
     ),
     "simple-evals-mgsm": Preset(
         name="simple-evals-mgsm",
