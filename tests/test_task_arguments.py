@@ -58,7 +58,7 @@ def test_a_misspelt_parameter_stops_the_run_naming_the_real_one(
 
 def test_every_unknown_name_is_listed_with_the_closest_or_all_parameters() -> None:
     with pytest.raises(TaskInputError) as raised:
-        gsm8k(fewshots=3, colour="red", dataset=str(MINI_DATA))  # type: ignore[call-arg]
+        gsm8k(fewshots=3, colour="red", dataset=str(MINI_DATA))
     message = str(raised.value)
     assert "\n" not in message
     assert "-T fewshots=3: gsm8k has no parameter 'fewshots'; did you mean fewshot?" in message
@@ -71,16 +71,17 @@ def test_every_unknown_name_is_listed_with_the_closest_or_all_parameters() -> No
 
 def test_a_misspelt_parameter_is_refused_before_any_data_is_read() -> None:
     with pytest.raises(TaskInputError, match="did you mean placement"):
-        gsm8k(dataset="/no/such/folder", placment="turns")  # type: ignore[call-arg]
+        gsm8k(dataset="/no/such/folder", placment="turns")
 
 
 def _run(tmp_path: Path, **arguments: object) -> EvalLog:
-    return run_eval(
+    log: EvalLog = run_eval(
         gsm8k(**arguments),  # type: ignore[arg-type]
         scripted_model(lambda prompt: "The answer is 18.\n#### 18\nANSWER: 18"),
         log_dir=str(tmp_path),
         limit=1,
     )
+    return log
 
 
 def test_a_default_run_records_the_values_that_ran_as_its_arguments(

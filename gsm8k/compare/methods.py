@@ -5,8 +5,9 @@ from where, picked how, with which seed), the prompt (the task's own or a preset
 exemplars are placed), how answers were extracted and graded (and by which task version), the
 decoding settings, votes, how many questions and completions, and accuracy with its 95% interval
 (Wilson for one completion per question; with several, a t interval over per-question means for
-mean accuracy and Wilson for maj@k); for a preset, also its original's rule and decoding. Scores of the other scorers the log holds (Inspect's
-``match(numeric=True)``, a preset's original rule) are reported beside the grader's.
+mean accuracy and Wilson for maj@k); for a preset, also its original's rule and decoding.
+Scores of the other scorers the log holds (Inspect's ``match(numeric=True)``, a preset's
+original rule) are reported beside the grader's.
 """
 
 from __future__ import annotations
