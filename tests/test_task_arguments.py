@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 
+from gsm8k.compare.methods import card
 from gsm8k.compare.rerun import rerun_prefix
 from gsm8k.compare.runs import read_runs
 from gsm8k.settings.errors import TaskInputError
@@ -128,3 +129,12 @@ def test_a_new_log_merges_with_an_old_log_of_the_same_run(tmp_path: Path) -> Non
     scan = read_runs(str(logs))
     assert len(scan.runs) == 1, [run.label for run in scan.runs]
     assert len(scan.runs[0].logs) == 2
+
+
+def test_the_methods_card_shows_the_decoding_that_ran_and_the_originals(tmp_path: Path) -> None:
+    _run(tmp_path, dataset=str(MINI_DATA), preset="kojima-zero-shot-cot")
+    [run] = read_runs(str(tmp_path)).runs
+    setup = card(run).setup
+    assert setup["Decoding"] == "temperature=0.0, max_tokens=128"
+    assert setup["Original decoding"].startswith("max_tokens=128, temperature=0.0; from ")
+    assert "--max_length_cot 128" in setup["Original decoding"]

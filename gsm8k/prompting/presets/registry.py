@@ -167,7 +167,7 @@ PRESETS: dict[str, Preset] = {
             "prompt (ends 'Reasoning:')"
         },
         original_rule="inspect_ai match(numeric=True): the last number, compared numerically",
-        generation_source="its gsm8k task, which sets no generation options",
+        generation_source="inspect_evals 0.26.0's gsm8k task, which sets no generation options",
     ),
     "simple-evals-mgsm": Preset(
         name="simple-evals-mgsm",
