@@ -7,7 +7,8 @@ for the command line (``--model openai-api/scripted/<name>``), as a served local
                        env=os.environ | env)
 
 ``reply(model, prompt)`` returns the completion's text, or ``None`` for an outage: the connection
-is closed without an answer, as a provider that went away mid-run would.
+is closed without an answer, as a provider that went away mid-run would. Every request body is
+kept, in arrival order, in ``bodies``: what a provider receives on the wire.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class ScriptedServer:
     def __init__(self, reply: Reply) -> None:
         self.reply = reply
         self.requests = 0
+        self.bodies: list[dict[str, Any]] = []
         handler = _handler(self)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -64,6 +66,7 @@ def _handler(owner: ScriptedServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
             owner.requests += 1
+            owner.bodies.append(body)
             model = str(body.get("model", ""))
             text = owner.reply(model, _last_user_text(body.get("messages", [])))
             if text is None:

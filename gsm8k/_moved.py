@@ -50,6 +50,7 @@ names are in ``gsm8k.data.splits``."""
 class _Alias(importlib.abc.Loader):
     def __init__(self, new: str) -> None:
         self.new = new
+        self.spec: importlib.machinery.ModuleSpec | None = None
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         warnings.warn(
@@ -57,10 +58,15 @@ class _Alias(importlib.abc.Loader):
             DeprecationWarning,
             stacklevel=2,
         )
-        return importlib.import_module(self.new)
+        module = importlib.import_module(self.new)
+        self.spec = module.__spec__
+        return module
 
     def exec_module(self, module: ModuleType) -> None:
-        """The module was executed at its new place already."""
+        """The module was executed at its new place already; importing it under the old name
+        set the old name's spec on it, which would break its resource files (``importlib.resources``
+        reads them through the spec's loader)."""
+        module.__spec__ = self.spec
 
 
 class _MovedFinder(importlib.abc.MetaPathFinder):

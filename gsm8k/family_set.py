@@ -49,10 +49,10 @@ def member(function: Callable[..., Task]) -> Callable[..., Task]:
     """Give a family task the parameters of :func:`gsm8k.task.gsm8k`, its ``dataset`` defaulting
     to the variant's.
 
-    Inspect reads a task's signature to check ``-T`` names (a mistyped one is a warning, not a
-    traceback) and to record every argument with its default in the log. With the same
-    signature, a log of ``family_set.py@gsm_plus`` records the same arguments as
-    ``task.py -T dataset=gsm-plus``, so the two merge and rank together.
+    Inspect reads a task's signature to pass ``-T`` names (the task's ``**unknown`` receives a
+    mistyped one, which the task refuses in one line before anything runs) and to record every
+    argument in the log. With the same signature, a log of ``family_set.py@gsm_plus`` records
+    the same arguments as ``task.py -T dataset=gsm-plus``, so the two merge and rank together.
     """
     signature = inspect.signature(gsm8k)
     parameters = [

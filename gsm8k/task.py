@@ -9,17 +9,14 @@ Cobbe et al. 2021, "Training Verifiers to Solve Math Word Problems", https://arx
     inspect eval gsm8k/task.py -T dataset=mgsm -T language=de --model openai/gpt-4o-mini
     inspect eval gsm8k/task.py -T preset=lm-eval-gsm8k --model openai/gpt-4o-mini
 
-The task reads top to bottom: the constants, :func:`gsm8k` (parameters, dataset, solvers,
-scorers), :func:`record_to_sample`, the few-shot solver and the scorers. The subsystems it wires
-together: ``gsm8k.settings`` (parameter checks, defaults, what the log records), ``gsm8k.data``
-(GSM8K and the family, paired with the test questions), ``gsm8k.prompting`` (exemplars, layouts,
-presets), ``gsm8k.grading`` (reading and comparing the answer), ``gsm8k.metrics`` and
-``gsm8k.execution`` (model-written code). ``docs/architecture.md`` draws the map.
+The task reads top to bottom: the constants, :func:`gsm8k`, :func:`record_to_sample`, the
+few-shot solver and the scorers; ``docs/architecture.md`` maps the subsystems it wires together
+(``gsm8k.settings``, ``data``, ``prompting``, ``grading``, ``metrics``, ``execution``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import inspect
 from typing import Any
 
 from inspect_ai import Task, task
@@ -27,8 +24,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer, match
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source, load_split
-from gsm8k.data.variants import EVALUATION_SPLIT, EXEMPLAR_SPLIT, EvaluationSet, evaluation_set
+from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source
+from gsm8k.data.variants import EVALUATION_SPLIT, evaluation_set
 from gsm8k.execution.container import compose_sandbox
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.execution.policy import CodePolicy, code_policy
@@ -39,15 +36,22 @@ from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.scorer import gsm8k_grader
 from gsm8k.mcp.agent import mcp_setup
 from gsm8k.metrics.votes import vote_check, voting
-from gsm8k.prompting.exemplars import Shots, choose_exemplars, exemplar_source, forbidden_questions
+from gsm8k.prompting.exemplars import choose_exemplars
 from gsm8k.prompting.fewshot import Exemplar, Placement, build_messages
 from gsm8k.prompting.mgsm import mgsm_fewshot_prompt
-from gsm8k.prompting.presets import DEFAULT_PRESET, PresetSetup, build_preset
-from gsm8k.prompting.settings import PromptSettings
+from gsm8k.prompting.presets import DEFAULT_PRESET
+from gsm8k.prompting.presets.task import preset_task
 from gsm8k.prompting.templates import prompt_template
+from gsm8k.settings.arguments import RecordedTask, refuse_unknown
 from gsm8k.settings.checks import Mode, Tools, validate_family
 from gsm8k.settings.errors import one_line_errors
-from gsm8k.settings.record import display_name, run_metadata
+from gsm8k.settings.record import (
+    display_name,
+    headline,
+    recorded_arguments,
+    run_metadata,
+    run_name,
+)
 from gsm8k.settings.resolve import DEFAULT_PLACEMENT, prompt_settings
 
 TASK_VERSION = "1.2.0"
@@ -59,8 +63,7 @@ PROMPT_TEMPLATE = (
     "Question: {question}"
 )
 EXAMPLES_HEADING = "Here are some solved examples of the kind of problem you will be given."
-MAX_TOOL_MESSAGES = 40
-"""Messages (calls and results) a tool-using sample may add before it is stopped."""
+MAX_TOOL_MESSAGES = 40  # calls and results a tool-using sample may add before it stops
 
 
 @task
@@ -80,6 +83,7 @@ def gsm8k(
     trust_model_code: bool = False,
     preset: str = DEFAULT_PRESET,
     mcp: str | None = None,
+    **unknown: Any,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
 
@@ -88,19 +92,15 @@ def gsm8k(
             chain of thought). Default 5, or the preset's own.
         fewshot_seed: Seed that picks the examples; the same seed always picks the same ones.
             Default 42, or the preset's own.
-        dataset: ``gsm8k``, ``gsm8k-socratic`` or ``gsm8k-platinum`` from the Hugging Face hub, or a
-            local path: a directory with ``test.jsonl``/``train.jsonl`` or a single ``.jsonl`` file.
-            Defaults to ``$GSM8K_DATA_DIR`` when set, else ``gsm8k``. The GSM family:
+        dataset: ``gsm8k``, ``gsm8k-socratic``, ``gsm8k-platinum``, a local directory or
+            ``.jsonl`` file (default ``$GSM8K_DATA_DIR``, else ``gsm8k``), or the GSM family:
             ``gsm-symbolic``, ``gsm-symbolic-p1``, ``gsm-symbolic-p2``, ``gsm-plus``,
-            ``gsm-plus-mini`` and ``mgsm`` (with ``language``), from the hub or from local copies
-            in ``$GSM8K_FAMILY_DIR`` (default: beside ``$GSM8K_DATA_DIR``). Every sample carries
-            the GSM8K test index it derives from (``metadata["gsm8k_index"]``).
+            ``gsm-plus-mini``, ``mgsm`` (docs/data.md, docs/family.md).
         split: Split to evaluate (``test``; for a directory, any ``<split>.jsonl`` in it).
         fewshot_dataset: Where the train examples come from. Defaults to ``dataset`` when it has
             a train split, else to the default dataset.
-        placement: Where the examples go: ``user`` (before the question, in the user message),
-            ``system`` (a system message), or ``turns`` (alternating user/assistant messages).
-            Default ``user``, or the preset's own.
+        placement: Where the examples go: ``user`` (before the question), ``system`` or
+            ``turns`` (alternating user/assistant messages). Default ``user``, or the preset's.
         calculator_annotations: Keep GSM8K's ``<<48/2=24>>`` calculator annotations in the
             examples' solutions (they are removed by default).
         votes: Completions per question. Above 1, the log reports mean accuracy, self-consistency
@@ -109,30 +109,22 @@ def gsm8k(
             ``solution()``; the program is run and its result graded).
         tools: ``none``, ``calculator`` (safe arithmetic) or ``python`` (a limited Python runner),
             callable by the model while it reasons (``cot`` mode only).
-        sandbox: Where model-written code runs: unset for a bubblewrap sandbox per program on
-            this machine, ``docker`` for this project's container (network off, read-only), or
-            another Inspect sandbox type (``docker`` and ``k8s`` are containers; any other type,
-            ``local`` included, runs model code only with ``trust_model_code=true``).
+        sandbox: Where model-written code runs: unset for a bubblewrap sandbox per program,
+            ``docker`` for this project's container, or another Inspect sandbox type
+            (docs/sandbox.md).
         language: MGSM's language (``bn de en es fr ja ru sw te th zh``), required with
-            ``dataset=mgsm``: the questions, MGSM's own exemplars and answer phrase in that
-            language.
-        trust_model_code: Without bubblewrap and without ``sandbox`` (or with a ``sandbox`` that
-            is not a container, such as ``local``), run model-written code as a plain local
-            process anyway (it can read what your user can). Only for models whose
-            code you trust; the log's metadata records it.
-        preset: Another harness's exact prompt, exemplars and answer format, with its own
-            scoring rule reported after this task's grader: ``lm-eval-gsm8k``,
-            ``lm-eval-gsm8k-cot``, ``lm-eval-gsm8k-cot-zeroshot``, ``kojima-zero-shot-cot``,
-            ``inspect-evals``, ``simple-evals-mgsm`` (``dataset=mgsm``); ``default`` is this
-            task's own prompt. A preset fixes the prompt; ``fewshot``, ``fewshot_seed``,
-            ``placement`` and ``fewshot_dataset`` may change only what the original lets change.
-        mcp: An MCP server whose tools the model may call while it reasons (``cot``, no
-            ``tools``): a command line (``gsm8k-mcp``), an http(s) URL, or a JSON/YAML file
-            (Claude Desktop's ``mcpServers`` or mcpbr's ``mcp_server``); ``{workdir}`` is a fresh
-            folder per sample. It runs as your user. ``none``: the same loop and limits without
-            a server (the baseline). Sets 15 turns and 180 s per sample (``--turn-limit``,
-            ``--time-limit`` and ``--token-limit`` override them).
+            ``dataset=mgsm``.
+        trust_model_code: Where no isolation is available, run model-written code as a plain
+            local process anyway (trusted models only; recorded in the log).
+        preset: Another harness's exact prompt, answer format and generation defaults, its own
+            scoring rule reported after this task's grader (``default``: this task's own prompt;
+            the names are in docs/presets.md).
+        mcp: An MCP server whose tools the model may call (a command line, an http(s) URL or a
+            JSON/YAML file; it runs as your user), or ``none`` for the same loop without one
+            (docs/mcp.md).
     """
+    # Inspect only warns about a -T name it does not know: a typo would run a default eval.
+    refuse_unknown(unknown, TASK_PARAMETERS, "gsm8k")
     with one_line_errors():  # a bad parameter or data line: one message, not a traceback
         source = dataset or default_source()
         settings = prompt_settings(
@@ -151,7 +143,7 @@ def gsm8k(
         agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET)
         evaluated = evaluation_set(source, split, language, records_to_samples)
         if settings.preset is not None:
-            return preset_task(settings, evaluated, source, language, votes)
+            return preset_task(settings, evaluated, source, language, votes, TASK_VERSION)
         shots = choose_exemplars(source, language, settings, evaluated, mode, record_to_sample)
         # Checked before anything runs: no isolation and no opt-in is a refusal, not a silent risk.
         policy = code_policy(mode, tools, sandbox, trust_model_code)
@@ -161,7 +153,8 @@ def gsm8k(
         if shots.mgsm is None
         else mgsm_fewshot_prompt(shots.mgsm, settings.placement)
     )
-    return Task(
+    return RecordedTask(
+        resolved=recorded_arguments(source, settings, shots.split),
         dataset=MemoryDataset(
             evaluated.samples, name=evaluated.name, location=evaluated.split.location
         ),
@@ -177,55 +170,13 @@ def gsm8k(
         sandbox=compose_sandbox(sandbox),
         message_limit=None if tools == "none" else 2 * settings.fewshot + 2 + MAX_TOOL_MESSAGES,
         version=TASK_VERSION,
+        name=run_name(evaluated, mode, tools),
         display_name=display_name(evaluated, mode, tools)
         + (agent.display_suffix() if agent else ""),
         tags=[evaluated.name],
         metadata=run_metadata(evaluated, shots, policy, settings, mode, tools, language)
         | (agent.metadata() if agent else {}),
         **(agent.task_limits() if agent else {}),
-    )
-
-
-def preset_task(
-    settings: PromptSettings,
-    evaluated: EvaluationSet,
-    source: str,
-    language: str | None,
-    votes: int,
-) -> Task:
-    """The task with another harness's prompt: this task's grader first (the headline), then
-    the original's own scoring rule; its generation settings are defaults the CLI overrides."""
-    choice, fewshot_dataset = settings.preset, settings.fewshot_dataset
-    assert choice is not None  # the task calls this only for a preset
-    setup: PresetSetup = build_preset(
-        choice,
-        evaluated.samples,
-        evaluated.split,
-        lambda: load_split(
-            fewshot_dataset or exemplar_source(source), EXEMPLAR_SPLIT, parameter="fewshot_dataset"
-        ),
-        language,
-        forbidden_questions(evaluated.samples),
-    )
-    applied = replace(
-        settings, calculator_annotations=bool(setup.metadata["calculator_annotations"])
-    )
-    shots = Shots([], None, setup.exemplar_split)
-    policy = code_policy("cot", "none", None, False)
-    metadata = run_metadata(evaluated, shots, policy, applied, "cot", "none", language)
-    return Task(
-        dataset=MemoryDataset(
-            evaluated.samples, name=evaluated.name, location=evaluated.split.location
-        ),
-        solver=[*vote_check(votes), *setup.solvers],
-        scorer=[gsm8k_grader(), *setup.scorers],
-        headline_metric=headline("cot"),
-        config=setup.config,
-        epochs=voting(votes),
-        version=TASK_VERSION,
-        display_name=display_name(evaluated, "cot", "none"),
-        tags=[evaluated.name],
-        metadata=metadata | setup.metadata,
     )
 
 
@@ -295,7 +246,5 @@ def gsm8k_scorers(mode: Mode, policy: CodePolicy) -> list[Scorer]:
     return [gsm8k_grader(), match(numeric=True)]
 
 
-def headline(mode: Mode) -> str:
-    """The run's headline in Inspect's summary, log list and viewer: the exact grader's accuracy
-    (named, since the grader's rates come before its accuracies in the log's scores)."""
-    return f"{'pal_grader' if mode == 'pal' else 'gsm8k_grader'}.accuracy"
+TASK_PARAMETERS = tuple(name for name in inspect.signature(gsm8k).parameters if name != "unknown")
+"""The parameters ``-T`` takes (README's table mirrors them)."""

@@ -98,8 +98,9 @@ def original_lm_eval(
     """lm-eval's prompts for the first ``limit`` test items.
 
     ``user``: the contexts lm-eval's request builder makes (seed 1234, items in order) as one
-    user message, which is what ``--apply_chat_template`` sends; ``turns``: the messages of
-    ``fewshot_context(..., fewshot_as_multiturn=True)``, built in the same order and seed.
+    user message, which is what ``--apply_chat_template --fewshot_as_multiturn false`` sends;
+    ``turns``: the messages of ``fewshot_context(..., fewshot_as_multiturn=True)``, built in the
+    same order and seed (plain ``--apply_chat_template``, which turns multi-turn on).
     """
     task = lm_eval_task(preset, data_dir, cache)
     task.set_fewshot_seed(1234)

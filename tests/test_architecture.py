@@ -58,6 +58,8 @@ def test_the_top_level_holds_only_the_task_its_registry_and_the_package_face() -
     top = sorted(path.name for path in (ROOT / "gsm8k").glob("*.py"))
     assert len(top) <= 6, top
     assert "task.py" in top and "_registry.py" in top
+    lines = (ROOT / "gsm8k" / "task.py").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250, "task.py shows the design at a glance; move machinery out"
 
 
 @pytest.mark.parametrize("old", sorted(MOVED))
@@ -68,6 +70,7 @@ def test_an_old_module_path_is_the_module_at_its_new_place_with_a_warning(old: s
         warnings.simplefilter("always")
         module = importlib.import_module(old)
     assert module is new
+    assert module.__spec__.name == MOVED[old]  # its resource files still found through its spec
     assert any(MOVED[old] in str(w.message) for w in caught if w.category is DeprecationWarning)
 
 

@@ -47,16 +47,16 @@ def test_a_family_set_log_records_what_the_task_with_that_dataset_records(tmp_pa
     assert len(scan.runs) == 1, [run.label for run in scan.runs]
 
 
-def test_a_mistyped_option_is_a_warning_as_for_the_task(tmp_path: Path) -> None:
-    log = run_eval(
-        FAMILY_SET,
-        scripted_model(_answer),
-        task_args={"fewshot": 0, "fewshots": 1},
-        log_dir=str(tmp_path),
-        limit=1,
-    )
-    assert log.status == "success"
-    assert "fewshots" not in log.eval.task_args
+def test_a_mistyped_option_is_refused_as_for_the_task(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"-T fewshots=1: .*did you mean fewshot\?"):
+        run_eval(
+            FAMILY_SET,
+            scripted_model(_answer),
+            task_args={"fewshot": 0, "fewshots": 1},
+            log_dir=str(tmp_path),
+            limit=1,
+        )
+    assert not list(tmp_path.iterdir())  # nothing ran, no log
 
 
 def test_another_dataset_is_refused_and_its_own_is_accepted() -> None:

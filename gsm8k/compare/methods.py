@@ -5,8 +5,9 @@ from where, picked how, with which seed), the prompt (the task's own or a preset
 exemplars are placed), how answers were extracted and graded (and by which task version), the
 decoding settings, votes, how many questions and completions, and accuracy with its 95% interval
 (Wilson for one completion per question; with several, a t interval over per-question means for
-mean accuracy and Wilson for maj@k). Scores of the other scorers the log holds (Inspect's
-``match(numeric=True)``, a preset's original rule) are reported beside the grader's.
+mean accuracy and Wilson for maj@k); for a preset, also its original's rule and decoding.
+Scores of the other scorers the log holds (Inspect's ``match(numeric=True)``, a preset's
+original rule) are reported beside the grader's.
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def card(run: Run) -> Card:
     }
     if preset is not None:
         setup["Original rule"] = preset.original_rule
+        setup["Original decoding"] = _original_decoding(preset)
     results: dict[str, str] = {
         "Questions": _questions(run),
         "Completions": f"{questions * run.epochs:,} ({questions:,} × {run.epochs})",
@@ -297,6 +299,14 @@ def _decoding(run: Run, log: EvalLog) -> str:
         if value is not None  # what a log could not record (a function) says nothing
     ]
     return ", ".join(shown) if shown else "the provider's defaults (nothing set)"
+
+
+def _original_decoding(preset: Any) -> str:
+    """What the preset's original sends with each request (the run's defaults, which its
+    Decoding row shows as they ran, command-line overrides included)."""
+    sent = preset.generation.model_dump(exclude_none=True)
+    shown = ", ".join(f"{name}={display_value(value)}" for name, value in sent.items())
+    return f"{shown or 'nothing set'}; from {preset.generation_source}"
 
 
 def _votes(epochs: int) -> str:

@@ -20,7 +20,8 @@ def rerun_prefix(log: EvalLog) -> str:
     without ``--sample-id`` and ``--log-dir``. Options whose value is not a number, a string or
     a list of strings are left out (none of this task's are of another kind)."""
     spec = log.eval
-    task = f"{spec.task_file}@{spec.task.rsplit('/', 1)[-1]}" if spec.task_file else spec.task
+    name = spec.task_registry_name or spec.task  # the task's own name names the variant too
+    task = f"{spec.task_file}@{name.rsplit('/', 1)[-1]}" if spec.task_file else name
     words = ["inspect", "eval", task, "--model", spec.model]
     for name, value in (spec.task_args_passed or {}).items():
         words += ["-T", f"{name}={_cli_value(value)}"]

@@ -185,7 +185,8 @@ def select_runs(runs: Sequence[Run], model: str | None, variant: str | None) -> 
 
 
 def _task_name(log: EvalLog) -> str:
-    return log.eval.task.rsplit("/", 1)[-1]
+    """The task function's name: the log's task name says the variant and preset too."""
+    return (log.eval.task_registry_name or log.eval.task).rsplit("/", 1)[-1]
 
 
 def _run_skeleton(log: EvalLog) -> Run:

@@ -150,7 +150,7 @@ def build_preset(
     split: LoadedSplit | None = None
     solvers: list[Solver]
     scorers: list[Scorer]
-    config = GenerateConfig(temperature=0.0)
+    config = preset.generation  # the original's request settings, the run's defaults
     if name in LM_EVAL_TASKS:
         task = LM_EVAL_TASKS[name]
         by_id: dict[int | str, list[tuple[str, str]]]
@@ -169,7 +169,7 @@ def build_preset(
         table = Lookup(by_id, summary)
         solvers = [lm_eval.lm_eval_prompt(task, table, choice.placement), generate()]
         scorers = [lm_eval.lm_eval_strict_match(task), lm_eval.lm_eval_flexible_extract(task)]
-        config = task.config()
+        config = task.config()  # the preset's settings and this task's stop strings
     elif name == "inspect-evals":
         block = ""
         if choice.fewshot > 0:
@@ -180,7 +180,6 @@ def build_preset(
             block = inspect_evals.exemplar_block(split.records, chosen)
         solvers = [inspect_evals.inspect_evals_prompt(block), generate()]
         scorers = [match(numeric=True)]
-        config = GenerateConfig()  # inspect_evals sets no generation options
     elif name == "kojima-zero-shot-cot":
         golds = _golds_as_written(samples, evaluation)
         solvers = [kojima.zero_shot_cot_two_stage()]
@@ -189,7 +188,6 @@ def build_preset(
         instruction = simple_evals.instruction_for(str(language))
         solvers = [simple_evals.simple_evals_mgsm_prompt(instruction), generate()]
         scorers = [simple_evals.simple_evals_mgsm_match(instruction.answer_prefix)]
-        config = GenerateConfig()  # its samplers' temperature belongs to the model set-up
     return PresetSetup(
         solvers=solvers,
         scorers=scorers,

@@ -2,9 +2,10 @@
 
 The prompt is lm-eval's few-shot context: each exemplar is its ``doc_to_text``, the target
 delimiter ``" "``, its ``doc_to_target`` and the few-shot delimiter ``"\\n\\n"``; the evaluated
-question's ``doc_to_text`` ends it. As chat messages, lm-eval either puts that whole text in one
-user message (``--apply_chat_template``) or makes each exemplar a user/assistant pair
-(``--fewshot_as_multiturn``); placements ``user`` and ``turns`` are those two.
+question's ``doc_to_text`` ends it. As chat messages (``--apply_chat_template``), lm-eval 0.4.13
+makes each exemplar a user/assistant pair (``--fewshot_as_multiturn``, on by default with a chat
+template: placement ``turns``) or, with ``--fewshot_as_multiturn false``, puts that whole text in
+one user message (placement ``user``, also the text a base model reads without a chat template).
 
 ``gsm8k`` draws exemplars from the train split with one ``random.Random(seed)`` (lm-eval's
 ``--fewshot_random_seed``, default 1234) shared by all items: requests are built in test order, so
@@ -14,8 +15,10 @@ eight (its ``first_n`` sampler).
 Scoring: lm-eval's two filters, ``strict-match`` and ``flexible-extract`` (a regex, then the first
 response), each followed by ``exact_match`` with the task's ``regexes_to_ignore`` and
 ``ignore_case``, applied to the completion as received. The task's ``until`` strings go to the
-model as stop sequences (a run's generation defaults, which ``--stop-seqs`` overrides), so a
-completion ends where lm-eval's would; lm-eval's chat backends do not cut the text again.
+model as stop sequences, with the ``max_tokens`` (256) and ``seed`` (1234) lm-eval's API models
+send in every request and temperature 0 (the run's generation defaults, which ``--stop-seqs``,
+``--max-tokens``, ``--seed`` and ``--temperature`` override), so a completion ends where lm-eval's
+would; lm-eval's chat backends do not cut the text again.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from gsm8k.prompting.fewshot import Placement
 from gsm8k.prompting.presets.lookup import Lookup
+from gsm8k.prompting.presets.registry import LM_EVAL_GENERATION
 
 FEWSHOT_DELIMITER = "\n\n"
 TARGET_DELIMITER = " "
@@ -59,7 +63,6 @@ class LmEvalTask:
     """The question's text, with a ``{question}`` field."""
     strict_pattern: str
     until: tuple[str, ...]
-    temperature: float = 0.0
 
     def text(self, question: str) -> str:
         return self.doc_to_text.replace("{question}", question)
@@ -69,8 +72,9 @@ class LmEvalTask:
         return self.task
 
     def config(self) -> GenerateConfig:
-        """lm-eval's ``generation_kwargs``: greedy, stopping at ``until``."""
-        return GenerateConfig(stop_seqs=list(self.until), temperature=self.temperature)
+        """What lm-eval sends with each request: greedy, stopping at ``until``, its API models'
+        ``max_tokens`` and ``seed``."""
+        return LM_EVAL_GENERATION.merge(GenerateConfig(stop_seqs=list(self.until)))
 
 
 GSM8K = LmEvalTask(

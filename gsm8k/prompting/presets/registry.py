@@ -7,7 +7,9 @@ own prompt. The names are what ``-T preset=NAME`` takes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from inspect_ai.model import GenerateConfig
 
 from gsm8k.prompting.fewshot import Placement
 
@@ -36,6 +38,11 @@ class Preset:
     """The original's own scoring rule, reported beside this project's grader."""
     mgsm: bool = False
     """Whether the preset is MGSM's (``dataset=mgsm``) rather than GSM8K's."""
+    generation: GenerateConfig = field(default_factory=GenerateConfig)
+    """What the original sends with every request (the run's defaults; the command line's
+    ``--max-tokens``, ``--seed``, ``--temperature``, ``--system-message`` override them)."""
+    generation_source: str = ""
+    """Where the original sets them (file and setting), for the methods card."""
 
 
 LM_EVAL = "lm-evaluation-harness 0.4.13"
@@ -44,6 +51,32 @@ LM_EVAL_NUMBER_RULE = (
     "removing ',', '$', everything up to '#### ' and a final '.', ignoring case; generation "
     "stops at the task's `until` strings"
 )
+
+LM_EVAL_PLACEMENTS: dict[Placement, str] = {
+    "user": (
+        "the whole context as one user message (lm-eval --apply_chat_template "
+        "--fewshot_as_multiturn false; a base model without a chat template reads the same text)"
+    ),
+    "turns": (
+        "exemplars as user/assistant turns (lm-eval --apply_chat_template, which turns "
+        "--fewshot_as_multiturn on unless it is set to false)"
+    ),
+}
+LM_EVAL_MAX_GEN_TOKS = 256
+"""lm-eval's API models' ``max_gen_toks`` (the GSM8K tasks set none of their own)."""
+LM_EVAL_SEED = 1234
+"""The ``seed`` lm-eval's API models put in every request."""
+LM_EVAL_GENERATION = GenerateConfig(
+    max_tokens=LM_EVAL_MAX_GEN_TOKS, seed=LM_EVAL_SEED, temperature=0.0
+)
+LM_EVAL_GENERATION_SOURCE = (
+    "lm_eval/models/api_models.py (max_gen_toks=256, seed=1234) and openai_completions.py "
+    "(temperature 0 unless the task sets one; the task's until strings as stop)"
+)
+KOJIMA_REASONING_MAX_TOKENS = 128
+"""Kojima et al.'s ``--max_length_cot`` (the answer step's ``--max_length_direct`` is 32)."""
+SIMPLE_EVALS_SYSTEM_MESSAGE = "You are a helpful assistant."
+"""simple-evals' ``OPENAI_SYSTEM_MESSAGE_API``, which its published GPT-4o samplers send."""
 
 PRESETS: dict[str, Preset] = {
     "lm-eval-gsm8k": Preset(
@@ -57,10 +90,9 @@ PRESETS: dict[str, Preset] = {
             "random.Random(seed).sample(train, n), the order lm-eval builds its requests in"
         ),
         fewshot_seed=1234,
-        placements={
-            "user": "the whole context as one user message (lm-eval --apply_chat_template)",
-            "turns": "exemplars as user/assistant turns (lm-eval --fewshot_as_multiturn)",
-        },
+        placements=LM_EVAL_PLACEMENTS,
+        generation=LM_EVAL_GENERATION,
+        generation_source=LM_EVAL_GENERATION_SOURCE,
         original_rule=f"strict-match: first '#### (-?[0-9.,]+)'; {LM_EVAL_NUMBER_RULE}",
     ),
     "lm-eval-gsm8k-cot": Preset(
@@ -73,10 +105,9 @@ PRESETS: dict[str, Preset] = {
             "sampler: the first n, in the paper's order)"
         ),
         fewshot_seed=None,
-        placements={
-            "user": "the whole context as one user message (lm-eval --apply_chat_template)",
-            "turns": "exemplars as user/assistant turns (lm-eval --fewshot_as_multiturn)",
-        },
+        placements=LM_EVAL_PLACEMENTS,
+        generation=LM_EVAL_GENERATION,
+        generation_source=LM_EVAL_GENERATION_SOURCE,
         original_rule=(f"strict-match: first 'The answer is (-?[0-9.,]+).'; {LM_EVAL_NUMBER_RULE}"),
     ),
     "lm-eval-gsm8k-cot-zeroshot": Preset(
@@ -90,6 +121,8 @@ PRESETS: dict[str, Preset] = {
             "user": "one user message 'Q: <question>\\nA: Let's think step by step.', one "
             "generation"
         },
+        generation=LM_EVAL_GENERATION,
+        generation_source=LM_EVAL_GENERATION_SOURCE,
         original_rule=(f"strict-match: first 'The answer is (-?[0-9.,]+).'; {LM_EVAL_NUMBER_RULE}"),
     ),
     "kojima-zero-shot-cot": Preset(
@@ -112,6 +145,11 @@ PRESETS: dict[str, Preset] = {
             "final '.' dropped, compared as text with the gold as GSM8K writes it (commas "
             "kept, so golds such as 1,450,000 never match)"
         ),
+        generation=GenerateConfig(temperature=0.0, max_tokens=KOJIMA_REASONING_MAX_TOKENS),
+        generation_source=(
+            "utils.py decoder_for_gpt3 (temperature=0) and main.py (--max_length_cot 128 for "
+            "the reasoning, --max_length_direct 32 for the answer step)"
+        ),
     ),
     "inspect-evals": Preset(
         name="inspect-evals",
@@ -129,6 +167,7 @@ PRESETS: dict[str, Preset] = {
             "prompt (ends 'Reasoning:')"
         },
         original_rule="inspect_ai match(numeric=True): the last number, compared numerically",
+        generation_source="inspect_evals 0.26.0's gsm8k task, which sets no generation options",
     ),
     "simple-evals-mgsm": Preset(
         name="simple-evals-mgsm",
@@ -143,6 +182,14 @@ PRESETS: dict[str, Preset] = {
             "\\d+\\.?\\d*, trailing zeros of a decimal dropped, compared as text with the gold"
         ),
         mgsm=True,
+        generation=GenerateConfig(
+            temperature=0.5, max_tokens=2048, system_message=SIMPLE_EVALS_SYSTEM_MESSAGE
+        ),
+        generation_source=(
+            "sampler/chat_completion_sampler.py (temperature 0.5) and simple_evals.py (the "
+            "GPT-4o samplers behind its published MGSM figures: max_tokens=2048, system "
+            "message 'You are a helpful assistant.')"
+        ),
     ),
 }
 

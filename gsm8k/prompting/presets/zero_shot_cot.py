@@ -26,13 +26,15 @@ from inspect_ai.scorer import Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from gsm8k.prompting.presets.lookup import Lookup
+from gsm8k.prompting.presets.registry import KOJIMA_REASONING_MAX_TOKENS
 
 COT_TRIGGER = "Let's think step by step."
 ANSWER_TRIGGER = "\nTherefore, the answer (arabic numerals) is"
 ANSWER_MAX_TOKENS = 32
 """The original's ``max_length_direct`` for the answer-extraction step."""
-REASONING_MAX_TOKENS = 128
-"""The original's ``max_length_cot`` (not imposed here: pass ``--max-tokens 128`` to match)."""
+REASONING_MAX_TOKENS = KOJIMA_REASONING_MAX_TOKENS
+"""The original's ``max_length_cot``: the preset's ``max_tokens`` default (``--max-tokens``
+overrides it for the reasoning step)."""
 _NUMBER = re.compile(r"-?\d+\.?\d*")
 GOLD_DELIMITER = "#### "
 
