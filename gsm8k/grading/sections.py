@@ -143,7 +143,10 @@ def answer_sections(completion: str, truncated: bool = False) -> Sections:
     passage = ""
     if loop is not None:
         passage = completion[loop.start : loop.start + loop.period]
-        completion = completion[: loop.start + loop.period]
+        # A copy with no number in it, or one that is an invented follow-up turn, cannot hold
+        # this question's answer: only the text before the loop is read.
+        keep = loop.start if _copy_holds_no_answer(passage) else loop.start + loop.period
+        completion = completion[:keep]
     if "<|channel|>" in completion or "assistantfinal" in completion:
         harmony = _final_channel(completion)
         if harmony is not None:
@@ -164,7 +167,43 @@ def answer_sections(completion: str, truncated: bool = False) -> Sections:
         # the answer the model was asked to give, and it gave none. (A heading repeated in a
         # loop after the answer is the loop's, which the delivery policy judges.)
         return Sections("", reasoning or thinking, EMPTY_ANSWER, passage, thinking)
-    return Sections(visible, reasoning or thinking, "", passage, thinking)
+    return Sections(cut_restated_question(visible), reasoning or thinking, "", passage, thinking)
+
+
+def _copy_holds_no_answer(passage: str) -> bool:
+    """Whether a loop's passage has no number, or is a follow-up turn the model invented."""
+    if _DIGIT.search(passage) is None:
+        return True
+    twice = passage + passage
+    return any(not _SECTION_MARKER.match(twice, turn.start()) for turn in FOLLOW_UP.finditer(twice))
+
+
+def cut_restated_question(text: str) -> str:
+    """The text without a whole question restated at its end.
+
+    A last paragraph that ends with a question mark, shows no working (no ``=``) and states at
+    least :data:`RESTATED_NUMBERS` numbers before its question is the problem copied out again,
+    not an answer: its numbers are the question's, so it is set aside (the answer comes before
+    it).
+    """
+    stripped = text.rstrip(" \t\n*_")
+    if not stripped.endswith(("?", "？")):
+        return text
+    start = stripped.rfind("\n\n")
+    if start < 0 or _DIGIT.search(text, 0, start) is None:
+        return text
+    paragraph = stripped[start:]
+    last_sentence = max(paragraph.rfind(mark, 0, len(paragraph) - 1) for mark in ".!。\n")
+    premises = paragraph[: max(last_sentence, 0)]
+    if "=" in paragraph or len(_NUMBER_RUN.findall(premises)) < RESTATED_NUMBERS:
+        return text
+    return text[:start]
+
+
+RESTATED_NUMBERS = 2
+"""Numbers a last paragraph must state before its question to be a restated question."""
+_DIGIT = re.compile(r"\d")
+_NUMBER_RUN = re.compile(r"\d++")
 
 
 def _final_channel(completion: str) -> tuple[str, bool] | None:
