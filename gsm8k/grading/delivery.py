@@ -52,7 +52,7 @@ _REASONING_WINDOW = 2_000
 # commands, and answer headings restated with the answer.
 _NOT_REASONING = re.compile(
     r"<\|[^|<>\n]{0,40}\|>|<[|｜][^<>\n]{0,40}[|｜]>|</?[A-Za-z_]{1,20}>|\\[A-Za-z]+"
-    r"|\b(?:final|answer|the|is)\b",
+    r"|\b(?:final|answer|the|is|question|problem|user|human|assistant|system)\b",
     re.IGNORECASE,
 )
 # An answer phrase written as a heading (`Final Answer: 5`, `Ответ: 5`) delivers its answer; a
@@ -79,29 +79,54 @@ def undelivered(found: Found | None, rule: str, text: str, sections: Sections, c
     if found is None or (looped and rule == "last_number"):
         return ENDS_IN_LOOP if looped else ""
     value, snippet = found
-    if looped and _states_other_value(sections.loop, value):
+    if looped and _states_other_value(sections.loop, _before_loop(text, sections.loop), value):
         return LOOP_STATES_OTHER
     tentative_rule = (rule == "answer_is" and not _HEADING.search(snippet)) or sections.thinking
-    if (cut or looped) and tentative_rule and _reasoning_follows(text, snippet):
-        return TENTATIVE
-    return ""
+    # A loop comes after the answer: its words are more reasoning too, unless it restates the
+    # answer (a regenerated answer block, a units debate that ends on the same value).
+    followed = _reasoning_follows(text, snippet) or (
+        looped
+        and _has_reasoning(sections.loop)
+        and not _stated_values(sections.loop * 2, len(sections.loop))
+    )
+    return TENTATIVE if (cut or looped) and tentative_rule and followed else ""
 
 
-def _states_other_value(passage: str, value: Decimal) -> bool:
-    """Whether a loop's passage states, by an explicit mark, a value other than ``value``.
+def _before_loop(text: str, passage: str) -> str:
+    """The text before the loop's first copy (the copy is read only when it holds a number)."""
+    return text[: len(text) - len(passage)] if text.endswith(passage) else text
 
-    The passage is read twice over, so a mark that the loop's period happens to cut in two is
-    still read whole.
+
+def _states_other_value(passage: str, before: str, value: Decimal) -> bool:
+    """Whether a loop's passage states, by an explicit mark, a value other than the answer.
+
+    The answer is ``value``, and also the last value stated before the loop began (`\\boxed{18}`
+    then a loop of `or is it \\boxed{20}?` alternates between the two). The passage is read twice
+    over, so a mark that the loop's period happens to cut in two is still read whole.
     """
+    answers = [value]
+    earlier = _stated_values(before, len(before))
+    if earlier:
+        answers.append(earlier[-1])
     twice = passage + passage
-    reader = Reader(twice)
-    for mark in _STATED.finditer(twice, 0, len(twice)):
-        if mark.start() >= len(passage):
+    return any(
+        not same_number(stated, answer)
+        for stated in _stated_values(twice, len(passage))
+        for answer in answers
+    )
+
+
+def _stated_values(text: str, starting_before: int) -> list[Decimal]:
+    """The values stated after an explicit mark that starts before ``starting_before``."""
+    reader = Reader(text)
+    values = []
+    for mark in _STATED.finditer(text, 0, len(text)):
+        if mark.start() >= starting_before:
             break
-        stated = reader.value_of(twice[mark.end() : mark.end() + _VALUE_WINDOW].split("\n")[0])
-        if stated is not None and not same_number(stated, value):
-            return True
-    return False
+        stated = reader.value_of(text[mark.end() : mark.end() + _VALUE_WINDOW].split("\n")[0])
+        if stated is not None:
+            values.append(stated)
+    return values
 
 
 def _reasoning_follows(text: str, snippet: str) -> bool:
@@ -113,5 +138,9 @@ def _reasoning_follows(text: str, snippet: str) -> bool:
     sentence_end = SENTENCE_END.search(text, stated + len(snippet))
     if sentence_end is None:
         return False
-    after = text[sentence_end.end() : sentence_end.end() + _REASONING_WINDOW]
-    return _WORD.search(_NOT_REASONING.sub(" ", after)) is not None
+    return _has_reasoning(text[sentence_end.end() : sentence_end.end() + _REASONING_WINDOW])
+
+
+def _has_reasoning(text: str) -> bool:
+    """Whether ``text`` has words other than markup, headings and template garbage."""
+    return _WORD.search(_NOT_REASONING.sub(" ", text[:_REASONING_WINDOW])) is not None

@@ -155,7 +155,9 @@ def answer_sections(completion: str, truncated: bool = False) -> Sections:
                 return Sections("", True, NO_FINAL_CHANNEL, passage)
             return Sections(split_reasoning(text)[0], True, "", passage)
     text, thinking = _answer_section(completion)
-    if thinking and truncated:
+    if thinking and truncated and not passage:
+        # (A loop in the thinking is judged by the delivery policy: a budget-forced final answer
+        # repeated to the limit was delivered; a draft followed by a loop of doubt was not.)
         return Sections("", True, THINKING_CUT_OFF, passage, thinking)
     visible, reasoning, unclosed = split_reasoning(text)
     if unclosed:
