@@ -79,6 +79,10 @@ def undelivered(found: Found | None, rule: str, text: str, sections: Sections, c
     if found is None or (looped and rule == "last_number"):
         return ENDS_IN_LOOP if looped else ""
     value, snippet = found
+    if looped and rule == "answer_line" and _opens_working(snippet):
+        # `Answer: Joe's bag holds 25 bars and 80 apples …` then a word repeated to the limit:
+        # the line opened the working the loop broke into; it was not a final answer.
+        return ENDS_IN_LOOP
     if looped and _states_other_value(sections.loop, _before_loop(text, sections.loop), value):
         return LOOP_STATES_OTHER
     tentative_rule = (rule == "answer_is" and not _HEADING.search(snippet)) or sections.thinking
@@ -105,7 +109,8 @@ def _states_other_value(passage: str, before: str, value: Decimal) -> bool:
     over, so a mark that the loop's period happens to cut in two is still read whole.
     """
     answers = [value]
-    earlier = _stated_values(before, len(before))
+    # A value stated right where the loop begins (`So the answer is` | ` 109.`) is read whole.
+    earlier = _stated_values(before + passage, len(before))
     if earlier:
         answers.append(earlier[-1])
     twice = passage + passage
@@ -127,6 +132,21 @@ def _stated_values(text: str, starting_before: int) -> list[Decimal]:
         if stated is not None:
             values.append(stated)
     return values
+
+
+def _opens_working(snippet: str) -> bool:
+    """Whether an answer line's text starts with words before its first number."""
+    value = snippet.split(":", 1)[-1].split("：", 1)[-1]
+    first_digit = _DIGIT.search(value)
+    before = value if first_digit is None else value[: first_digit.start()]
+    return len(_LETTERS.findall(before)) >= _OPENING_LETTERS
+
+
+_DIGIT = re.compile(r"\d")
+_LETTERS = re.compile(r"[^\W\d_]")
+_OPENING_LETTERS = 8
+"""Letters before an answer line's first number from which it opens working (`Answer: Joe's
+bag …`), rather than labels its value (`ANSWER: $18`, `Answer: x = 18`)."""
 
 
 def _reasoning_follows(text: str, snippet: str) -> bool:
