@@ -2,9 +2,9 @@
 
 First, what is not an answer is set aside (:mod:`gsm8k.grading.sections`, README "Scoring"):
 reasoning blocks and thinking sections are working; when chat-template markers divide the text,
-only the answer section is read; a reasoning block never closed, a generation cut off while
-thinking, or one that ends in a loop repeated to the limit never delivered an answer, whatever it
-says. An
+only the answer section is read; a reasoning block never closed or a generation cut off while
+thinking never delivered an answer, whatever it says. A loop to the limit, or a cut, after an
+answer is judged by the delivery policy (:mod:`gsm8k.grading.delivery`). An
 invented follow-up (a new "Question:" in any of the MGSM languages, a chat role marker) after
 the first stated answer is cut off. Invisible characters inside numbers are dropped
 (:func:`gsm8k.grading.numbers.join_split_numbers`).
