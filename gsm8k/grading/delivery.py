@@ -86,6 +86,8 @@ def undelivered(found: Found | None, rule: str, text: str, sections: Sections, c
     if looped and _states_other_value(sections.loop, _before_loop(text, sections.loop), value):
         return LOOP_STATES_OTHER
     tentative_rule = (rule == "answer_is" and not _HEADING.search(snippet)) or sections.thinking
+    if not ((cut or looped) and tentative_rule):
+        return ""
     # A loop comes after the answer: its words are more reasoning too, unless it restates the
     # answer (a regenerated answer block, a units debate that ends on the same value).
     followed = _reasoning_follows(text, snippet) or (
@@ -93,7 +95,7 @@ def undelivered(found: Found | None, rule: str, text: str, sections: Sections, c
         and _has_reasoning(sections.loop)
         and not _stated_values(sections.loop * 2, len(sections.loop))
     )
-    return TENTATIVE if (cut or looped) and tentative_rule and followed else ""
+    return TENTATIVE if followed else ""
 
 
 def _before_loop(text: str, passage: str) -> str:

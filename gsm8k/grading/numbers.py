@@ -125,8 +125,8 @@ _INVISIBLE = (
 _SPLIT_NUMBER = re.compile(rf"(?<=[\d.,]){_INVISIBLE}++(?=[\d.,])")
 # A minus sign other than `-` and `−` right before a number is written as `-`, so that every rule
 # reads the sign (`ANSWER: －18`, `"answer": ﹣3`); after a number it is subtraction and stays.
-_OTHER_MINUSES = re.escape("".join(c for c in MINUS_SIGNS if c not in "-\u2212"))
-_OTHER_MINUS = re.compile(rf"(?<![{_NOT_BEFORE}])[{_OTHER_MINUSES}](?=\d)")
+_OTHER_MINUS_SIGNS = "".join(c for c in MINUS_SIGNS if c not in "-\u2212")
+_OTHER_MINUS = re.compile(rf"(?<![{_NOT_BEFORE}])[{re.escape(_OTHER_MINUS_SIGNS)}](?=\d)")
 # A right-to-left override shows what follows it reversed (``\u202e81`` looks like 18): what it
 # covers reads one way and displays another, so it is not read at all.
 _RIGHT_TO_LEFT_OVERRIDE = re.compile("\u202e[^\u202c\n]*\u202c?")
@@ -141,7 +141,10 @@ def join_split_numbers(text: str) -> str:
     """
     if "\u202e" in text:
         text = _RIGHT_TO_LEFT_OVERRIDE.sub(" ", text)
-    return _OTHER_MINUS.sub("-", _SPLIT_NUMBER.sub("", text))
+    text = _SPLIT_NUMBER.sub("", text)
+    if any(minus in text for minus in _OTHER_MINUS_SIGNS):  # a fast scan spares most texts
+        text = _OTHER_MINUS.sub("-", text)
+    return text
 
 
 def pattern_for(dot_thousands: bool) -> re.Pattern[str]:
