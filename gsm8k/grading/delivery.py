@@ -9,7 +9,9 @@ The policy, for a generation that ran to the token limit:
   whole answer block regenerated with the same value, the answer followed by escapes or template
   garbage, the answer restated while the model debates its units.
 - **A loop that began before any answer, or that states other values, has none**: a loop of
-  working with no explicit answer before or in it, a loop that alternates between values.
+  working with no explicit answer before or in it (an `Answer:` line that opens working the loop
+  broke into counts as none), a loop that alternates between values, a loop that states a value
+  other than the one stated just before it.
 - **A tentative answer in cut text is not delivered.** In a generation cut at the limit (a stop
   reason says so, or it ends in a loop), an answer phrase (`So the answer is probably 240.`), or
   any answer inside a thinking section that no answer section followed, that is followed by more
