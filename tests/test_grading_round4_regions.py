@@ -147,6 +147,13 @@ NONE = [
         id="invented-question-loop-before-any-answer",
     ),
     pytest.param(
+        "Answer: Joe's bag of candy holds 18 chocolate bars and 80 apples.\n\nEach bar weighs "
+        "twice as much as an apple, and" + " ina" * 3_000,
+        False,
+        ENDS_IN_LOOP,
+        id="answer-line-opening-working-that-breaks-into-a-word-loop",
+    ),
+    pytest.param(
         THINK + "So the answer is \\boxed{18}. " + "Wait, wait, let me re-check. " * 60,
         False,
         TENTATIVE,
