@@ -12,9 +12,12 @@ import subprocess
 import sys
 
 import pytest
+from inspect_ai.model import ModelOutput
 
 from gsm8k.grading.delivery import LOOP_STATES_OTHER, TENTATIVE
 from gsm8k.grading.numbers import parse_gold
+from gsm8k.grading.scorer import score_output
+from gsm8k.metrics.keys import ACCURACY, TRUNCATED
 from gsm8k.grading.sections import ENDS_IN_LOOP, NO_FINAL_CHANNEL
 from gsm8k.grading.verdict import grade
 
@@ -312,3 +315,22 @@ def test_gsm8k_grade_names_the_line_with_an_ambiguous_gold() -> None:
     assert lines[0]["correct"] is True
     assert lines[1]["line"] == 2 and "ambiguous" in lines[1]["error"]
     assert ":2:" in result.stderr and "1,8" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("completion", "accuracy"),
+    [
+        pytest.param(STEPS + "ANSWER: 18\n" + "Question: " * 20_000, 1.0, id="delivered-then-loop"),
+        pytest.param(
+            "So the answer is 18 dollars. Wait, let me check that again, since she", 0.0, id="draft"
+        ),
+    ],
+)
+def test_the_scorer_grades_a_completion_cut_at_the_token_limit(
+    completion: str, accuracy: float
+) -> None:
+    # As an eval meets it: Inspect's output with stop reason max_tokens, through the scorer.
+    output = ModelOutput.from_content("model", completion, stop_reason="max_tokens")
+    value = score_output(output, "18").value
+    assert isinstance(value, dict)
+    assert (value[ACCURACY], value[TRUNCATED]) == (accuracy, 1.0)
