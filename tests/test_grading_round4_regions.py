@@ -17,9 +17,9 @@ from inspect_ai.model import ModelOutput
 from gsm8k.grading.delivery import LOOP_STATES_OTHER, TENTATIVE
 from gsm8k.grading.numbers import parse_gold
 from gsm8k.grading.scorer import score_output
-from gsm8k.metrics.keys import ACCURACY, TRUNCATED
 from gsm8k.grading.sections import ENDS_IN_LOOP, NO_FINAL_CHANNEL
 from gsm8k.grading.verdict import grade
+from gsm8k.metrics.keys import ACCURACY, TRUNCATED
 
 STEPS = "Janet has 16 - 3 - 4 = 9 eggs left.\nShe sells them for 9 * 2 = 18 dollars.\n"
 THINK = "<|im_start|>think\n"
