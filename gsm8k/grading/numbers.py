@@ -6,10 +6,13 @@ exactly. Non-integers (a model's ``18.50``, a program's ``17.999999999999996``) 
 
 Models write numbers in the conventions of many locales (README, "Number formats"):
 
-- thousands separators: ``1,234``, ``1 234`` (space, no-break or narrow no-break space),
+- thousands separators: ``1,234``, ``1 234`` (any space separator, Unicode category Zs),
   ``1{,}234``, ``1\\,234``, ``93,\\!000``, ``93\\!000`` and ``93\\ 000`` (LaTeX), ``1,00,000``
   (Indian grouping), ``1.234.567`` (two or more dot groups), ``1.234,5`` (dots before a decimal
-  comma) and ``18.000`` (a dot before ``000``);
+  comma), ``18.000`` (a dot before ``000``) and the Arabic ``١٬٢٣٤``; the Arabic decimal
+  separator ``٫`` is a decimal point;
+- minus signs: any of :data:`MINUS_SIGNS` right before a number (``-``, ``−``, full-width
+  ``－``, small ``﹣``, the hyphen, figure and en dashes); between two numbers it is subtraction;
 - a single dot before exactly three digits (``1.596``) is a decimal point unless the caller
   says the text groups thousands with dots (``dot_thousands=True``, decided from the whole
   completion by :func:`uses_dot_thousands`);
