@@ -54,37 +54,20 @@ Row = dict[str, Any]
 READ_LABELS: dict[str, tuple[bool, str]] = {}
 _CUT = "cut off at the token limit mid-sentence (think/answer cycles or working): never finished"
 for _row_id in (
-    "14B_NxN/de/s1_infer_8000_en/101",
     "14B_NxN/de/s1_infer_8000_en/230",
     "14B_NxN/de/s1_infer_8000_sw/153",
-    "14B_NxN/en/s1_infer_8000_es/207",
-    "14B_NxN/es/s1_infer_8000_sw/33",
     "14B_NxN/fr/s1_infer_8000_en/198",
     "14B_NxN/ja/s1_infer_8000_bn/20",
-    "14B_NxN/ja/s1_infer_8000_es/115",
     "14B_NxN/ja/s1_infer_8000_te/165",
     "14B_NxN/ja/s1_infer_8000_te/216",
     "14B_NxN/ru/s1_infer_8000_bn/236",
-    "14B_NxN/ru/s1_infer_8000_es/246",
-    "14B_NxN/ru/s1_infer_8000_fr/92",
-    "14B_NxN/sw/s1_infer_8000_de/87",
-    "14B_NxN/sw/s1_infer_8000_es/35",
-    "14B_NxN/te/s1_infer_8000_de/171",
-    "14B_NxN/te/s1_infer_8000_en/74",
     "14B_NxN/te/s1_infer_8000_en/146",
     "14B_NxN/te/s1_infer_8000_en/179",
-    "14B_NxN/th/s1_infer_8000_bn/118",
-    "14B_NxN/th/s1_infer_8000_ru/58",
-    "14B_NxN/th/s1_infer_8000_th/144",
     "14B_NxN/zh/s1_infer_8000_ru/172",
     "14B_NxN/zh/s1_infer_8000_te/31",
     "14B_NxN/zh/s1_infer_8000_te/234",
-    "14B_combined/de/s1_infer_8000/102",
-    "14B_combined/fr/s1_infer_8000/123",
-    "14B_combined_en_only/de/s1_infer_8000/101",
     "14B_combined_en_only/de/s1_infer_8000/230",
     "14B_combined_en_only/fr/s1_infer_8000/198",
-    "14B_combined_en_only/te/s1_infer_8000/74",
     "14B_combined_en_only/te/s1_infer_8000/146",
     "14B_combined_en_only/te/s1_infer_8000/179",
     "32B_combined/ja/s1_infer_8000/127",
@@ -98,10 +81,38 @@ for _row_id in (
     "14B_NxN/fr/s1_infer_8000_zh/107",
     "14B_NxN/ru/s1_infer_8000_zh/138",
     "14B_NxN/zh/s1_infer_8000_zh/0",
-    "14B_combined/zh/s1_infer_8000/136",
     "7B_combined_en_only/ja/s1_infer_8000/245",
 ):
     READ_LABELS[_row_id] = (False, _CUT)
+# Loops after a delivered answer whose every copy restates the same value (every \\boxed{} in
+# the text holds the gold): delivered, by the loop policy of docs/grading.md.
+_SAME_VALUE_LOOP = (
+    "a loop after a delivered \\boxed{} answer restates or regenerates the same value in every "
+    "copy: delivered (docs/grading.md, loop policy)"
+)
+for _row_id in (
+    "14B_NxN/de/s1_infer_8000_en/101",
+    "14B_NxN/en/s1_infer_8000_es/207",
+    "14B_NxN/es/s1_infer_8000_sw/33",
+    "14B_NxN/ja/s1_infer_8000_es/115",
+    "14B_NxN/ru/s1_infer_8000_es/246",
+    "14B_NxN/ru/s1_infer_8000_fr/92",
+    "14B_NxN/ru/s1_infer_8000_th/107",
+    "14B_NxN/sw/s1_infer_8000_de/87",
+    "14B_NxN/sw/s1_infer_8000_es/35",
+    "14B_NxN/te/s1_infer_8000_de/171",
+    "14B_NxN/te/s1_infer_8000_en/74",
+    "14B_NxN/th/s1_infer_8000_bn/118",
+    "14B_NxN/th/s1_infer_8000_ru/58",
+    "14B_NxN/th/s1_infer_8000_th/144",
+    "14B_combined/de/s1_infer_8000/102",
+    "14B_combined/fr/s1_infer_8000/123",
+    "14B_combined/zh/s1_infer_8000/136",
+    "14B_combined_en_only/de/s1_infer_8000/101",
+    "14B_combined_en_only/te/s1_infer_8000/74",
+    "32B_combined_en_only/es/s1_infer_8000/57",
+):
+    READ_LABELS[_row_id] = (True, _SAME_VALUE_LOOP)
 READ_LABELS.update(
     {
         "14B_NxN/ja/s1_infer_8000_bn/212": (False, "final \\boxed{\\dfrac{5}{2}} is 2.5, gold 5"),

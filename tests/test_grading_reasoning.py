@@ -11,11 +11,11 @@ import pytest
 
 from benchmarks.build_reasoning_completions import BUILD_COMMAND, OUT
 from benchmarks.grading_agreement import REASONING, load_completions
+from gsm8k.grading.delivery import LOOP_STATES_OTHER, TENTATIVE
 from gsm8k.grading.extract import NOT_A_NUMBER_BOXED, extract_answer
 from gsm8k.grading.sections import (
     CUT_AFTER_DRAFT,
     EMPTY_ANSWER,
-    ENDS_IN_LOOP,
     NO_FINAL_CHANNEL,
     THINKING_CUT_OFF,
     ends_in_loop,
@@ -202,17 +202,26 @@ def test_reasoning_model_output(completion: str, target: str, answer: str, rule:
 
 
 @pytest.mark.parametrize(
-    "completion",
+    ("completion", "answer", "note"),
     [
+        # A loop after a delivered final answer that states no other value keeps the answer
+        # (docs/grading.md, "Loops and cuts after an answer").
         pytest.param(
             THINK + "Also, 9 * 2 = 18. " + FINAL_LOOP * 60 + "**Final Answer**\n\\boxed",
+            "28",
+            "",
             id="final-answer-repeated-to-the-limit",
         ),
         pytest.param(
-            THINK + "Значит \\boxed{18}. " + WAIT_LOOP * 80 + "Подож", id="wait-loop-in-russian"
+            THINK + "Значит \\boxed{18}. " + WAIT_LOOP * 80 + "Подож",
+            None,
+            TENTATIVE,
+            id="wait-loop-in-russian",
         ),
         pytest.param(
             "Final Answer: 5 ถุง\nคิดอย่างไร?\n" + "คิดว่าถูกต้อง\n" * 60 + "คิ",
+            "5",
+            "",
             id="thai-loop-after-a-stated-answer",
         ),
         pytest.param(
@@ -223,13 +232,27 @@ def test_reasoning_model_output(completion: str, target: str, answer: str, rule:
             * 6
             + ANSWER
             + "\nAnswer: Jennet's hens",
+            "18",
+            "",
             id="think-answer-cycle-repeated-to-the-limit",
+        ),
+        pytest.param(
+            (
+                ANSWER + "\n" + JENNET_ANSWER + "\n" + THINK + "Okay, let's check. 16 - 6 = 10. "
+                "Then 10 * 2 = 20. So the answer is \\boxed{20}.\n"
+            )
+            * 6
+            + ANSWER
+            + "\nAnswer: Jennet's hens",
+            None,
+            LOOP_STATES_OTHER,
+            id="think-answer-cycle-that-never-settles",
         ),
     ],
 )
-def test_a_generation_ending_in_a_loop_has_no_answer(completion: str) -> None:
+def test_a_generation_ending_in_a_loop(completion: str, answer: str | None, note: str) -> None:
     extraction = extract_answer(completion)
-    assert (extraction.answer, extraction.note) == (None, ENDS_IN_LOOP)
+    assert (extraction.answer, extraction.note) == (answer, note)
 
 
 @pytest.mark.parametrize(

@@ -2,9 +2,9 @@
 
 First, what is not an answer is set aside (:mod:`gsm8k.grading.sections`, README "Scoring"):
 reasoning blocks and thinking sections are working; when chat-template markers divide the text,
-only the answer section is read; a reasoning block never closed, a generation cut off while
-thinking, or one that ends in a loop repeated to the limit never delivered an answer, whatever it
-says. An
+only the answer section is read; a reasoning block never closed or a generation cut off while
+thinking never delivered an answer, whatever it says. A loop to the limit, or a cut, after an
+answer is judged by the delivery policy (:mod:`gsm8k.grading.delivery`). An
 invented follow-up (a new "Question:" in any of the MGSM languages, a chat role marker) after
 the first stated answer is cut off. Invisible characters inside numbers are dropped
 (:func:`gsm8k.grading.numbers.join_split_numbers`).
@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal, get_args
 
+from gsm8k.grading.delivery import undelivered
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import join_split_numbers, normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
@@ -52,6 +53,8 @@ from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
 from gsm8k.grading.sections import (
     CUT_AFTER_DRAFT,
     CUT_TEXT_LENGTH,
+    ENDS_IN_LOOP,
+    FOLLOW_UP,
     answer_sections,
     left_as_draft,
     stops_mid_sentence,
@@ -113,14 +116,6 @@ _NUMBER_ONLY = re.compile(r"(?:\\boxed|[*_`$\\()\[\]{}.,%£€\s-])*\d[*_`$\\()\
 _NEXT_LINE = re.compile(r"(?:[ \t]*\n)+[ \t]*(?P<line>[^\n]*)")
 
 
-_CONTINUATION = re.compile(
-    r"\n[ \t]*(?:\*\*)?(?:question|problem|exercise|q|human|user|frage|pregunta|задача|вопрос|swali"
-    r"|প্রশ্ন|ప్రశ్న|โจทย์|問題|问题)(?:[ \t]*\d{1,6})?(?:\*\*)?[ \t]*[:：.]"
-    r"|<\|(?:im_start|user|endoftext|eot_id)\|>|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
-    # Gemma's turn tokens and Alpaca-style `### Instruction:` headings.
-    r"|<(?:start|end)_of_turn>|\n[ \t]*#{1,4}[ \t]*(?:instruction|input|human|user)\b",
-    re.IGNORECASE,
-)
 _EXPLICIT_ANSWER = re.compile(
     rf"^{_DECORATION}answer{_DECORATION}[:：]|####|\\boxed|[\"'](?:final[_ ])?answer[\"'][ \t]*:"
     # An answer phrase counts only with a number close after it: a bare answer word (`উত্তর`,
@@ -187,7 +182,8 @@ def extract_answer(completion: str, truncated: bool = False) -> Extraction:
         if rule == "last_number" and (truncated or stops_mid_sentence(completion, CUT_TEXT_LENGTH)):
             # Cut off, by the stop reason or visibly in a long text: its last number is
             # wherever generation happened to stop.
-            return Extraction(None, "none", False, "", TRUNCATED_NO_FALLBACK)
+            note = ENDS_IN_LOOP if sections.loop else TRUNCATED_NO_FALLBACK
+            return Extraction(None, "none", False, "", note)
         if rule == "json" and _gave_placeholder(text):
             # `ANSWER: $ANSWER` is an answer slot left empty, not an invitation to guess.
             return Extraction(None, "none", False, "", PLACEHOLDER_ANSWER)
@@ -196,21 +192,30 @@ def extract_answer(completion: str, truncated: bool = False) -> Extraction:
             return Extraction(None, "none", False, "", str(found))
         if found is not None:
             value, snippet = found
-            if stops_mid_sentence(completion) and left_as_draft(text, snippet):
+            if (
+                not sections.loop
+                and stops_mid_sentence(completion)
+                and left_as_draft(text, snippet)
+            ):
                 return Extraction(None, "none", False, "", CUT_AFTER_DRAFT)
+            note = undelivered(found, rule, text, sections, truncated)
+            if note:
+                return Extraction(None, "none", False, "", note)
             return Extraction(value, rule, rule == "answer_line", snippet)
+    if sections.loop:
+        return Extraction(None, "none", False, "", ENDS_IN_LOOP)
     note = ONLY_REASONING if sections.reasoning and not visible.strip() else ""
     return Extraction(None, "none", False, "", note)
 
 
 def _cut_continuation(completion: str) -> str:
     """Drop an invented follow-up question that starts after the first explicit answer."""
-    if _CONTINUATION.search(completion) is None:
+    if FOLLOW_UP.search(completion) is None:
         return completion  # the common case, found with one cheap scan
     first_answer = _EXPLICIT_ANSWER.search(completion)
     if first_answer is None:
         return completion
-    continuation = _CONTINUATION.search(completion, first_answer.end())
+    continuation = FOLLOW_UP.search(completion, first_answer.end())
     return completion if continuation is None else completion[: continuation.start()]
 
 

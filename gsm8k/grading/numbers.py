@@ -6,10 +6,13 @@ exactly. Non-integers (a model's ``18.50``, a program's ``17.999999999999996``) 
 
 Models write numbers in the conventions of many locales (README, "Number formats"):
 
-- thousands separators: ``1,234``, ``1 234`` (space, no-break or narrow no-break space),
+- thousands separators: ``1,234``, ``1 234`` (any space separator, Unicode category Zs),
   ``1{,}234``, ``1\\,234``, ``93,\\!000``, ``93\\!000`` and ``93\\ 000`` (LaTeX), ``1,00,000``
   (Indian grouping), ``1.234.567`` (two or more dot groups), ``1.234,5`` (dots before a decimal
-  comma) and ``18.000`` (a dot before ``000``);
+  comma), ``18.000`` (a dot before ``000``) and the Arabic ``١٬٢٣٤``; the Arabic decimal
+  separator ``٫`` is a decimal point;
+- minus signs: any of :data:`MINUS_SIGNS` right before a number (``-``, ``−``, full-width
+  ``－``, small ``﹣``, the hyphen, figure and en dashes); between two numbers it is subtraction;
 - a single dot before exactly three digits (``1.596``) is a decimal point unless the caller
   says the text groups thousands with dots (``dot_thousands=True``, decided from the whole
   completion by :func:`uses_dot_thousands`);
@@ -33,6 +36,8 @@ of any length is neither rounded nor refused.
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections.abc import Callable
 from decimal import Decimal, localcontext
 
 DECIMAL_TOLERANCE = Decimal("1e-6")
@@ -42,10 +47,33 @@ DECIMAL_TOLERANCE = Decimal("1e-6")
 # start in the middle of another one) and letters of scripts that separate words with spaces
 # (``x2``, ``H2O``, ``COVID19``). Letters of scripts written without spaces (Chinese, Japanese,
 # Thai) may: in ``答案是5`` the 5 is a number.
-_NOT_BEFORE = r"\dA-Za-z_.,\u00C0-\u024F\u0370-\u03FF\u0400-\u052F"
-_SPACE_SEPARATOR = "[ \u00a0\u2009\u202f]"
-# LaTeX groupings: 1{,}234, 1\,234 (thin space), 93,\!000 (comma, negative space), 93\ 000.
-_LATEX_GROUP = r"(?:,|\{,\}|\\,|,?\\!|\\[ ;:])"
+_NOT_BEFORE = r"\dA-Za-z_.,\u066b\u066c\u00C0-\u024F\u0370-\u03FF\u0400-\u052F"
+
+
+def _characters(categories: tuple[str, ...], keep: Callable[[str], bool]) -> str:
+    """The characters of the Basic Multilingual Plane in ``categories`` that ``keep`` accepts."""
+    chosen = (chr(code) for code in range(0x10000))
+    return "".join(c for c in chosen if unicodedata.category(c) in categories and keep(c))
+
+
+SPACE_SEPARATORS = _characters(("Zs",), lambda c: True)
+"""Every space separator (Unicode category Zs: the space, no-break, figure, thin, narrow no-break,
+ideographic spaces …): any of them may group thousands (``18\u2007000``)."""
+MINUS_SIGNS = _characters(
+    ("Pd", "Sm"),
+    lambda c: (
+        unicodedata.normalize("NFKC", c) in ("-", "\u2010")
+        or unicodedata.name(c, "") in ("FIGURE DASH", "EN DASH", "MINUS SIGN")
+    ),
+)
+"""Characters that are a minus sign right before a number: dash punctuation whose compatibility
+form is a hyphen(-minus) (``-``, the full-width ``－`` and small ``﹣``, ``‐``), the figure and en
+dashes, and the mathematical minus sign ``−``. Between two numbers they are subtraction."""
+_SIGN = "[" + re.escape(MINUS_SIGNS) + "]"
+_SPACE_SEPARATOR = "[" + re.escape(SPACE_SEPARATORS) + "]"
+# LaTeX groupings: 1{,}234, 1\,234 (thin space), 93,\!000 (comma, negative space), 93\ 000; and
+# the Arabic thousands separator ٬ (U+066C).
+_LATEX_GROUP = r"(?:[,\u066c]|\{,\}|\\,|,?\\!|\\[ ;:])"
 _THOUSANDS = (
     rf"\d{{1,3}}(?:{_LATEX_GROUP}\d{{3}})+(?!\d)"  # 1,234  1{,}234  1\,234  93,\!000
     r"|\d{1,2}(?:,\d{2})+,\d{3}(?!\d)"  # 1,00,000 (Indian grouping)
@@ -60,11 +88,12 @@ _DOT_THOUSANDS = r"|\d{1,3}(?:\.\d{3})+(?![\d.])"  # 1.596 where the text groups
 def _number_pattern(dot_thousands: bool) -> re.Pattern[str]:
     thousands = _THOUSANDS + (_DOT_THOUSANDS if dot_thousands else "")
     return re.compile(
-        rf"(?<![{_NOT_BEFORE}])(?P<sign>[-−])?(?:\\?[$£€¥₹]\s?)?"
-        rf"(?P<digits>{thousands}|\d+)"
-        r"(?P<decimals>\.\d+|(?:,|\{,\})\d{1,2}(?![\d,]))?"
+        rf"(?<![{_NOT_BEFORE}])(?P<sign>{_SIGN})?(?:\\?[$£€¥₹]\s?)?"
+        rf"(?P<digits>{thousands}|\d++)"
+        # A decimal point, the Arabic decimal separator ٫ (U+066B), or a decimal comma.
+        r"(?P<decimals>[.\u066b]\d++|(?:,|\{,\})\d{1,2}(?![\d,]))?"
         # Every digit of an exponent is taken, so that a long one is refused, not dropped.
-        r"(?P<exponent>[eE][-+]?\d+(?!\d))?"
+        r"(?P<exponent>[eE][-+]?\d++)?"
     )
 
 
@@ -75,7 +104,8 @@ DOT_THOUSANDS_NUMBER_PATTERN = _number_pattern(dot_thousands=True)
 
 _FRACTION_TAIL = re.compile(r"[ \t]?/[ \t]?(\d{1,50})(?![\d.,])")
 _LATEX_FRACTION = re.compile(
-    r"\\[dt]?frac[ \t]*\{[ \t]*(-?[\d.,]{1,50})[ \t]*\}[ \t]*\{[ \t]*(-?[\d.,]{1,50})[ \t]*\}"
+    r"\\[dt]?frac[ \t]*+\{[ \t]*+(-?[\d.,]{1,50}+)[ \t]*+\}"
+    r"[ \t]*+\{[ \t]*+(-?[\d.,]{1,50}+)[ \t]*+\}"
 )
 # Evidence that a text writes numbers the continental European way: a decimal comma that is not
 # part of a list (``2,50 €``), or dot groups that cannot be a decimal (``1.234.567``, ``1.234,5``).
@@ -95,7 +125,11 @@ _INVISIBLE = (
     "\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
     "\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
 )
-_SPLIT_NUMBER = re.compile(rf"(?<=[\d.,]){_INVISIBLE}+(?=[\d.,])")
+_SPLIT_NUMBER = re.compile(rf"(?<=[\d.,]){_INVISIBLE}++(?=[\d.,])")
+# A minus sign other than `-` and `−` right before a number is written as `-`, so that every rule
+# reads the sign (`ANSWER: －18`, `"answer": ﹣3`); after a number it is subtraction and stays.
+_OTHER_MINUS_SIGNS = "".join(c for c in MINUS_SIGNS if c not in "-\u2212")
+_OTHER_MINUS = re.compile(rf"(?<![{_NOT_BEFORE}])[{re.escape(_OTHER_MINUS_SIGNS)}](?=\d)")
 # A right-to-left override shows what follows it reversed (``\u202e81`` looks like 18): what it
 # covers reads one way and displays another, so it is not read at all.
 _RIGHT_TO_LEFT_OVERRIDE = re.compile("\u202e[^\u202c\n]*\u202c?")
@@ -110,7 +144,10 @@ def join_split_numbers(text: str) -> str:
     """
     if "\u202e" in text:
         text = _RIGHT_TO_LEFT_OVERRIDE.sub(" ", text)
-    return _SPLIT_NUMBER.sub("", text)
+    text = _SPLIT_NUMBER.sub("", text)
+    if any(minus in text for minus in _OTHER_MINUS_SIGNS):  # a fast scan spares most texts
+        text = _OTHER_MINUS.sub("-", text)
+    return text
 
 
 def pattern_for(dot_thousands: bool) -> re.Pattern[str]:
@@ -187,7 +224,8 @@ def number_from_match(match: re.Match[str]) -> Decimal | None:
     if len(exponent.lstrip("eE+-")) > MAX_EXPONENT_DIGITS:
         return None
     digits = "".join(character for character in match.group("digits") if character.isdigit())
-    decimals = (match.group("decimals") or "").replace("{,}", ".").replace(",", ".")
+    decimals = match.group("decimals") or ""
+    decimals = decimals.replace("{,}", ".").replace(",", ".").replace("\u066b", ".")
     value = Decimal(digits + decimals + exponent)
     # copy_negate, unlike unary minus, does not round to the context's 28 digits.
     return value.copy_negate() if match.group("sign") else value
@@ -201,16 +239,18 @@ most seven digits, and a low bound keeps a flood of ``9^9999`` from costing seco
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 # ``^5``, ``^{5}``, ``^(5)``, ``**5`` and superscript digits ``²``.
+# Every run is possessive (`*+`, `++`): a run of spaces after `^` with no exponent after it fails
+# at once instead of being retried at every split (`18^` and 20,000 spaces took 25 CPU-s).
 _EXPONENT = (
-    r"(?:[ \t]*(?:\^|\*\*)[ \t]*(?:(\{)|(\())?[ \t]*(?P<power>[-+−]?\d+)[ \t]*(?(1)\})(?(2)\))"
-    r"|(?P<super>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))"
+    r"(?:[ \t]*+(?:\^|\*\*)[ \t]*+(?:(\{)|(\())?[ \t]*+(?P<power>[-+−]?\d++)[ \t]*+(?(1)\})(?(2)\))"
+    r"|(?P<super>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]++))"
 )
 _POWER = re.compile(_EXPONENT)
-_TIMES_TEN_POWER = re.compile(r"[ \t]*(?:\\times|\\cdot|×|·|\*|x)[ \t]*10" + _EXPONENT)
+_TIMES_TEN_POWER = re.compile(r"[ \t]*+(?:\\times|\\cdot|×|·|\*|x)[ \t]*+10" + _EXPONENT)
 # What may not follow a number or its power: another power (a tower, ``10^{10^{10}}``, whose
 # inner part the patterns above cannot read) or a second exponent (``1e1e1``).
 # ``**`` is a power only between numbers: ``**18**`` and ``**Answer:** 18`` are bold text.
-_TOWER = re.compile(r"[ \t]*(?:\^|\*\*(?=[ \t]*[({]?[ \t]*[-+−]?\d)|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻])|[eE][-+]?\d")
+_TOWER = re.compile(r"[ \t]*+(?:\^|\*\*(?=[ \t]*+[({]?[ \t]*+[-+−]?\d)|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻])|[eE][-+]?\d")
 _EXPONENT_BEFORE = re.compile(r"(?:\^|(?<=[\d)}])[ \t]*\*\*)[ \t{(]?$")
 
 
@@ -262,16 +302,26 @@ def normalize(value: Decimal) -> str:
 def parse_gold(text: str) -> Decimal:
     """Parse a gold final answer strictly: the whole string must be one number.
 
+    A comma must group thousands (``1,450,000``): a gold such as ``1,8`` could be 18 or 1.8 and
+    is refused rather than guessed.
+
     Raises:
-        ValueError: when the text is not exactly a number (after removing thousands commas).
+        ValueError: when the text is not exactly a number, or its commas do not group thousands.
     """
-    cleaned = text.strip().replace(",", "")
+    stripped = text.strip()
+    if "," in stripped and not _GOLD_GROUPED.fullmatch(stripped):
+        raise ValueError(
+            f"gold answer {text[:100]!r} is ambiguous: a comma in a gold answer must group "
+            "thousands (1,800); write a decimal with a point (1.8)"
+        )
+    cleaned = stripped.replace(",", "")
     if not _GOLD.fullmatch(cleaned):
         raise ValueError(f"gold answer {text[:100]!r} is not a number")
     return Decimal(cleaned)
 
 
 _GOLD = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+_GOLD_GROUPED = re.compile(r"-?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 
 
 def same_number(answer: Decimal, target: Decimal) -> bool:

@@ -12,9 +12,11 @@ Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
-_NEGATED_NUMBER = re.compile(r"\bnot[ \t]+[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*", re.IGNORECASE)
+_NEGATED_NUMBER = re.compile(r"\bnot[ \t]++[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+", re.IGNORECASE)
+# Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(
-    r"[ \t*_`]*(?:\$|\\\$)?[ \t]*(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*", re.IGNORECASE
+    r"[ \t*_`]*+(?:\$|\\\$)?[ \t]*+(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*+",
+    re.IGNORECASE,
 )
 _AMBIGUOUS_DOT = re.compile(r"\d\.\d{3}(?!\d)")
 

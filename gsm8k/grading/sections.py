@@ -28,8 +28,11 @@ A generation that ends on an answer heading with nothing after it (`Final Answer
 
 A generation that ends in a loop (the same passage, with letters in it, repeated at least
 :data:`LOOP_REPEATS` times over at least :data:`LOOP_MIN_CHARS` characters up to the last
-character) ran to the token limit without finishing: whatever it stated on the way is a draft,
-not a delivered answer, whether or not a stop reason says so.
+character) ran to the token limit: the loop is set aside, and the answer is read from the text
+before it and the loop's first copy (:func:`find_loop`, :attr:`Sections.loop`). Whether that
+answer was delivered is the policy of :mod:`gsm8k.grading.delivery`: a loop after a final answer
+that states no other value keeps it; a loop that began before any answer, or that states other
+values, has none.
 
 Everything here runs in time linear in the completion's length; the loop check looks at a
 bounded window at the end.
@@ -43,7 +46,7 @@ from dataclasses import dataclass
 
 UNCLOSED_REASONING = "reasoning block never closed: the model did not reach a final answer"
 THINKING_CUT_OFF = "cut off while thinking, before any answer section: no final answer"
-ENDS_IN_LOOP = "the generation ends in a loop repeated to the limit: it never finished"
+ENDS_IN_LOOP = "the generation ends in a loop repeated to the limit, with no final answer before it"
 EMPTY_ANSWER = "the generation ends on an answer heading with nothing after it: no answer delivered"
 NO_FINAL_CHANNEL = "analysis channel with no final channel: the model gave no final answer"
 CUT_AFTER_DRAFT = (
@@ -84,6 +87,18 @@ _EMPTY_ANSWER_END = re.compile(
     r"|^[ \t*_#>]*answer[ \t*_]*[:：])[\s*_]*\Z",
     re.IGNORECASE | re.MULTILINE,
 )
+# A new turn the model invented after its answer: a new question in any MGSM language, or the
+# user-turn markers of the chat families (ChatML, Phi, Llama 3's header, DeepSeek's full-width
+# `<｜User｜>`, Mistral's `[INST]`, a harmony user turn, Gemma's turn tokens, Alpaca headings).
+FOLLOW_UP = re.compile(
+    r"\n[ \t]*(?:\*\*)?(?:question|problem|exercise|q|human|user|frage|pregunta|задача|вопрос|swali"
+    r"|প্রশ্ন|ప్రశ్న|โจทย์|問題|问题)(?:[ \t]*\d{1,6})?(?:\*\*)?[ \t]*[:：.]"
+    r"|<\|(?:im_start|user|endoftext|eot_id)\|>|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
+    r"|<[|｜](?:user|end[▁_ ]of[▁_ ]sentence)[|｜]>|<\|start_header_id\|>[ \t]*user"
+    r"|\[INST\]|<\|start\|>[ \t]*user"
+    r"|<(?:start|end)_of_turn>|\n[ \t]*#{1,4}[ \t]*(?:instruction|input|human|user)\b",
+    re.IGNORECASE,
+)
 _SECTION_END = re.compile(r"<\|im_start\|>|<\|im_end\|>")
 _HARMONY_FINAL = re.compile(
     r"<\|channel\|>[ \t]*final(?:[ \t][^<>\n]{0,80})?<\|message\|>|(?<![A-Za-z])assistantfinal"
@@ -106,42 +121,103 @@ class Sections:
         text: The answer-bearing text (reasoning removed; the answer section when marked).
         reasoning: Whether any reasoning block or thinking section was set aside.
         note: Why the completion has no answer at all (empty when it may have one).
+        loop: The passage the completion repeats to its end, once (empty when it does not
+            loop); ``text`` then stops after the loop's first copy.
+        thinking: Whether ``text`` is a thinking section that no answer section followed.
     """
 
     text: str
     reasoning: bool
     note: str = ""
+    loop: str = ""
+    thinking: bool = False
 
 
 def answer_sections(completion: str, truncated: bool = False) -> Sections:
-    """Set aside working, and say when the generation never delivered an answer."""
-    if ends_in_loop(completion):
-        return Sections("", False, ENDS_IN_LOOP)
+    """Set aside working, and say when the generation never delivered an answer.
+
+    A completion that ends in a loop is read up to the end of the loop's first copy; the
+    repeated passage is returned in :attr:`Sections.loop` for the delivery policy to judge.
+    """
+    loop = find_loop(completion)
+    passage = ""
+    if loop is not None:
+        passage = completion[loop.start : loop.start + loop.period]
+        # A copy with no number in it, or one that is an invented follow-up turn, cannot hold
+        # this question's answer: only the text before the loop is read.
+        keep = loop.start if _copy_holds_no_answer(passage) else loop.start + loop.period
+        completion = completion[:keep]
     if "<|channel|>" in completion or "assistantfinal" in completion:
         harmony = _final_channel(completion)
         if harmony is not None:
             text, finished = harmony
             if not finished:
-                return Sections("", True, NO_FINAL_CHANNEL)
-            return Sections(split_reasoning(text)[0], True)
+                return Sections("", True, NO_FINAL_CHANNEL, passage)
+            return Sections(split_reasoning(text)[0], True, "", passage)
     text, thinking = _answer_section(completion)
-    if thinking and truncated:
-        return Sections("", True, THINKING_CUT_OFF)
+    if thinking and truncated and not passage:
+        # (A loop in the thinking is judged by the delivery policy: a budget-forced final answer
+        # repeated to the limit was delivered; a draft followed by a loop of doubt was not.)
+        return Sections("", True, THINKING_CUT_OFF, passage, thinking)
     visible, reasoning, unclosed = split_reasoning(text)
     if unclosed:
-        return Sections("", True, UNCLOSED_REASONING)
-    if _EMPTY_ANSWER_END.search(completion, max(0, len(completion) - _HEADING_WINDOW)):
+        return Sections("", True, UNCLOSED_REASONING, passage, thinking)
+    if not passage and _EMPTY_ANSWER_END.search(
+        completion, max(0, len(completion) - _HEADING_WINDOW)
+    ):
         # `… \\boxed{10}.Final Answer:` and nothing more: the draft before the heading is not
-        # the answer the model was asked to give, and it gave none.
-        return Sections("", reasoning or thinking, EMPTY_ANSWER)
-    return Sections(visible, reasoning or thinking)
+        # the answer the model was asked to give, and it gave none. (A heading repeated in a
+        # loop after the answer is the loop's, which the delivery policy judges.)
+        return Sections("", reasoning or thinking, EMPTY_ANSWER, passage, thinking)
+    return Sections(cut_restated_question(visible), reasoning or thinking, "", passage, thinking)
+
+
+def _copy_holds_no_answer(passage: str) -> bool:
+    """Whether a loop's passage has no number, or is a follow-up turn the model invented."""
+    if _DIGIT.search(passage) is None:
+        return True
+    twice = passage + passage
+    return any(not _SECTION_MARKER.match(twice, turn.start()) for turn in FOLLOW_UP.finditer(twice))
+
+
+def cut_restated_question(text: str) -> str:
+    """The text without a whole question restated at its end.
+
+    A last paragraph that ends with a question mark, shows no working (no ``=``) and states at
+    least :data:`RESTATED_NUMBERS` numbers before its question is the problem copied out again,
+    not an answer: its numbers are the question's, so it is set aside (the answer comes before
+    it).
+    """
+    stripped = text.rstrip(" \t\n*_")
+    if not stripped.endswith(("?", "？")):
+        return text
+    start = stripped.rfind("\n\n")
+    if start < 0 or _DIGIT.search(text, 0, start) is None:
+        return text
+    paragraph = stripped[start:]
+    last_sentence = max(paragraph.rfind(mark, 0, len(paragraph) - 1) for mark in ".!。\n")
+    premises = paragraph[: max(last_sentence, 0)]
+    if "=" in paragraph or len(_NUMBER_RUN.findall(premises)) < RESTATED_NUMBERS:
+        return text
+    return text[:start]
+
+
+RESTATED_NUMBERS = 2
+"""Numbers a last paragraph must state before its question to be a restated question."""
+_DIGIT = re.compile(r"\d")
+_NUMBER_RUN = re.compile(r"\d++")
 
 
 def _final_channel(completion: str) -> tuple[str, bool] | None:
     """The last harmony final channel and ``True``; ``("", False)`` for analysis with no final
     channel; ``None`` when the text is not written in harmony channels."""
     final = None
+    raw = "<|channel|>" in completion
     for found in _HARMONY_FINAL.finditer(completion):
+        if raw and not found.group(0).startswith("<"):
+            # With the channel tokens in the text, `assistantfinal` written inside an analysis
+            # message is words of the analysis, not the separator a server leaves.
+            continue
         final = found
     if final is None:
         return ("", False) if _HARMONY_WORKING.search(completion) else None
@@ -250,29 +326,56 @@ def left_as_draft(text: str, answer_text: str) -> bool:
     return stated >= 0 and len(stripped) - (stated + len(answer_text)) > DRAFT_DISTANCE
 
 
+@dataclass(frozen=True)
+class Loop:
+    """Where a loop that runs to the end of a text starts, and the length of its passage."""
+
+    start: int
+    period: int
+
+
 def ends_in_loop(text: str) -> bool:
-    """Whether the text ends in a passage repeated until generation stopped.
+    """Whether the text ends in a passage repeated until generation stopped (see
+    :func:`find_loop`)."""
+    return find_loop(text) is not None
+
+
+def find_loop(text: str) -> Loop | None:
+    """The loop a text ends in: the passage repeated until generation stopped, or ``None``.
 
     The last :data:`_LOOP_PROBE` characters are looked for earlier in the window; each earlier
     occurrence proposes a period, checked with one slice comparison. A loop cut in the middle of
     its passage still counts. Passages without letters (a long number, a row of dashes) are not
-    loops: digits repeat in numbers that are answers.
+    loops: digits repeat in numbers that are answers. The loop's start is found by comparing
+    whole periods backwards, then single characters, so the cost stays linear in its length.
     """
     end = len(text.rstrip())
     if end < LOOP_MIN_CHARS:
-        return False
+        return None
     start = max(0, end - _LOOP_WINDOW)
     probe = text[end - _LOOP_PROBE : end]
     search_end = end - 1
     for _ in range(_LOOP_CANDIDATES):
         found = text.rfind(probe, start, search_end)
         if found < 0:
-            return False
+            return None
         period = end - _LOOP_PROBE - found
         span = max(LOOP_REPEATS * period, LOOP_MIN_CHARS)
         if span > end - start:
-            return False
+            return None
         if text[end - span : end - period] == text[end - span + period : end]:
-            return _LETTER.search(text, end - period, end) is not None
+            if _LETTER.search(text, end - period, end) is None:
+                return None
+            return Loop(_loop_start(text, end - span, period), period)
         search_end = found + _LOOP_PROBE - 1
-    return False
+    return None
+
+
+def _loop_start(text: str, start: int, period: int) -> int:
+    """The earliest position from which ``text`` repeats with ``period``, given that it does
+    from ``start`` on."""
+    while start >= period and text[start - period : start] == text[start : start + period]:
+        start -= period
+    while start > 0 and text[start - 1] == text[start - 1 + period]:
+        start -= 1
+    return start
