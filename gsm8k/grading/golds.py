@@ -96,7 +96,7 @@ def declares_unanswerable(completion: str) -> str | None:
 
 
 def grade_special_target(
-    completion: str, target: str, truncated: bool = False
+    completion: str, target: str, truncated: bool = False, question: str | None = None
 ) -> tuple[Extraction, bool] | None:
     """Grade against an unanswerable, fraction or rounded-decimal target, or an answer of NONE.
 
@@ -105,7 +105,7 @@ def grade_special_target(
     """
     declared = declares_unanswerable(completion)
     if target.strip().upper() == UNANSWERABLE:
-        extraction = extract_answer(completion, truncated=truncated)
+        extraction = extract_answer(completion, truncated=truncated, question=question)
         stated_number = extraction.value is not None and extraction.rule != "last_number"
         if declared is not None and not (stated_number and not _has_answer_line(completion)):
             on_line = _has_answer_line(completion)
@@ -118,7 +118,7 @@ def grade_special_target(
     if gold is None:
         return None
     value, decimals = gold
-    extraction = extract_answer(completion, truncated=truncated)
+    extraction = extract_answer(completion, truncated=truncated, question=question)
     if extraction.value is None:
         return extraction, False
     if decimals is None:
