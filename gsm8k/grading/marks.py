@@ -28,7 +28,7 @@ NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number
 
 _NUMBER_ONLY = re.compile(r"[ \t*_`$\\(]*[-−]?[$£€]?[ \t]?\d[\d,. ]*[ \t*_`)%.]*")
 _OPENING_HASH = re.compile(r"\A[ \t\n]*####[ \t]*(?P<value>[^\n]{1,80})\n")
-_CLOSING_HASH = re.compile(r"(?:\A|\n)[ \t]*#{1,3}[ \t]*(?P<value>[^\n#]{1,80}?)[ \t]*\Z")
+_CLOSING_HASH = re.compile(r"[ \t]*#{1,3}[ \t]*(?P<value>[^\n#]{1,80})")
 _LATER_MARK = re.compile(
     r"\\boxed|####|^[ \t*_#>`-]*answer[ \t*_#>`-]*[:：]|<answer>"
     r"|(?:^|\n)[ \t]*#{1,3}[ \t]*[-−$]?\d",
@@ -60,7 +60,8 @@ _LETTER = re.compile(r"[^\W\d_]")
 _UNIT_WORD = re.compile(r"(?:[ \t]|\\[ ,;]|\\text\{|\\mathrm\{|\})*(?P<unit>[A-Za-z]{2,20})")
 _BOX_GAP = 160
 """Most characters between two boxes that state one quantity in two units."""
-_ASKING = re.compile(r"[^.?!\n]*\?")
+_SENTENCE_BREAK = re.compile(r"[.!\n]")
+_QUESTION_LIMIT = 20_000
 
 
 def is_number_only(value: str) -> bool:
@@ -79,7 +80,8 @@ def opening_guess(text: str) -> int | None:
 
 def closing_hash(reader: Reader) -> Found | None:
     """A closing heading that is only a number (`## 20`) on the text's last line."""
-    closing = _CLOSING_HASH.search(reader.text.rstrip())
+    text = reader.text.rstrip()
+    closing = _CLOSING_HASH.fullmatch(text, text.rfind("\n") + 1)
     if closing is None or not is_number_only(closing.group("value")):
         return None
     value = reader.value_of(closing.group("value"))
@@ -146,7 +148,8 @@ def box_in_asked_unit(
     small, large = sorted((abs(one), abs(other)))
     if large / small not in UNIT_FACTORS:
         return None
-    asked = " ".join(m.group(0) for m in _ASKING.finditer(question)).lower()
+    sentences = _SENTENCE_BREAK.split(question[:_QUESTION_LIMIT])
+    asked = " ".join(sentence for sentence in sentences if "?" in sentence).lower()
     units = [_unit_of(text, start, end) for start, end in spans[-2:]]
     hits = [unit is not None and _names_unit(asked, unit) for unit in units]
     if hits[0] == hits[1]:

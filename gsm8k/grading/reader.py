@@ -32,9 +32,9 @@ PLACEHOLDER = re.compile(
 _AMBIGUOUS_DOT = re.compile(r"\d\.\d{3}(?!\d)")
 # The fraction of a mixed number, right after its whole part: `3 2/5`, `12\frac{1}{3}`, `5 ½`.
 _MIXED_FRACTION = re.compile(
-    r"(?:[ \t]+|[ \t]*(?=\\))(?:(?P<top>\d{1,4})[ \t]*/[ \t]*(?P<bottom>\d{1,4})(?![\d.,/])"
-    r"|\\[dt]?frac[ \t]*\{[ \t]*(?P<ltop>\d{1,4})[ \t]*\}"
-    r"[ \t]*\{[ \t]*(?P<lbottom>\d{1,4})[ \t]*\})"
+    r"(?:[ \t]{1,2}|[ \t]?(?=\\))(?:(?P<top>\d{1,4})[ \t]?/[ \t]?(?P<bottom>\d{1,4})(?![\d.,/])"
+    r"|\\[dt]?frac[ \t]?\{[ \t]?(?P<ltop>\d{1,4})[ \t]?\}"
+    r"[ \t]?\{[ \t]?(?P<lbottom>\d{1,4})[ \t]?\})"
 )
 # A single-letter variable joined to the value by an operator: `x - 14`, `14 - x`, `2*n`. The
 # articles and `I` are words, not variables.
@@ -61,7 +61,9 @@ class Reader:
 
     def with_text(self, text: str) -> Reader:
         """A reader of part of this text, with the same question."""
-        return Reader(text, self.question_text)
+        reader = Reader(text)
+        reader.question_text, reader.question = self.question_text, self.question
+        return reader
 
     def computed_value(self, snippet: str) -> Decimal | None:
         """The value a sentence computes: its first number that the question does not state.
