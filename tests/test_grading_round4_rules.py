@@ -24,6 +24,7 @@ from gsm8k.metrics.keys import ACCURACY
 MAYA = "Maya buys 9 notebooks. Each notebook costs $5. How much does Maya spend on the notebooks?"
 MAYA_IN_WORDS = "Maya buys nine notebooks at $5 each. How much does Maya spend on the notebooks?"
 TOM = "Tom is 44 years old. How old will Tom be 10 years from now?"
+SPRINTS = "John runs 3 sprints 3 times a week, 60 meters each sprint. How many meters a week?"
 TANKS = "Each of the 3 tanks takes 4 hours to fill. How many hours does it take to fill them all?"
 SAVINGS = "Lena saves $15 every week. How much does she save in 3 weeks?"
 TRUCKS = (
@@ -64,6 +65,33 @@ ROWS = [
         "last_number",
         True,
         id="question-spells-the-number-in-words",
+    ),
+    pytest.param(
+        "3 x 3 x 60 = 540.\nTherefore, John runs 540 meters a week, 3 times a week.",
+        "540",
+        SPRINTS,
+        "540",
+        "last_number",
+        True,
+        id="closing-sentence-restates-after-a-comma",
+    ),
+    pytest.param(
+        "9 x 5 = 45.\nSo Maya spends $45 buying 9 notebooks.",
+        "45",
+        MAYA,
+        "45",
+        "last_number",
+        True,
+        id="closing-sentence-restates-with-the-questions-noun",
+    ),
+    pytest.param(
+        "After a swap of 4 she has 9 notebooks.",
+        "9",
+        MAYA,
+        "9",
+        "last_number",
+        True,
+        id="a-result-verb-states-the-answer-not-a-restatement",
     ),
     pytest.param(
         "She lends 4 and gets 4 back.\nSo after 2 swaps she still has 9 notebooks.",

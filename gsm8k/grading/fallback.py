@@ -107,7 +107,9 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         found = (value, text[match.start() : number_end])
         in_question = abs(value) in reader.question
         sentence.last = found
-        sentence.last_restates = in_question and restates_question(text, match.start(), match.end())
+        sentence.last_restates = in_question and restates_question(
+            text, match.start(), number_end, value, reader.quantities
+        )
         if not in_question:
             sentence.fresh = found
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)

@@ -19,7 +19,7 @@ from gsm8k.grading.numbers import (
     uses_dot_thousands,
     value_with_fraction,
 )
-from gsm8k.grading.question import question_numbers
+from gsm8k.grading.question import question_numbers, question_quantities
 
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
@@ -58,11 +58,14 @@ class Reader:
         self.question_text = question
         self.question = question_numbers(question)
         """Every number the sample's question states (empty when the question is not known)."""
+        self.quantities = question_quantities(question)
+        """The question's numbers with the word after each (`9 notebooks`)."""
 
     def with_text(self, text: str) -> Reader:
         """A reader of part of this text, with the same question."""
         reader = Reader(text)
         reader.question_text, reader.question = self.question_text, self.question
+        reader.quantities = self.quantities
         return reader
 
     def computed_value(self, snippet: str) -> Decimal | None:
