@@ -39,6 +39,11 @@ _FINAL_WORDS = (
     r"|окончательный[ \t]+ответ|итоговый[ \t]+ответ|jibu[ \t]+la[ \t]+mwisho|最終答案|最终答案"
     r"|最終的な答え|最終回答|คำตอบสุดท้าย|চূড়ান্ত[ \t]+উত্তর|చివరి[ \t]+సమాధానం"
 )
+_HEADING_HINTS: tuple[str, ...] = ("inal", "INAL", "ntwort", "NTWORT", "espuesta", "ESPUESTA")
+_HEADING_HINTS += ("éponse", "ÉPONSE", "твет", "ТВЕТ", "тоговый", "wisho", "WISHO", "答", "คำตอบ")
+_HEADING_HINTS += ("উত্তর", "సమాధానం")
+"""A part of every final-answer heading, in either case: substring checks spare most texts the
+heading pattern."""
 _FINAL_HEADING = re.compile(rf"^[ \t*_#>]*(?:{_FINAL_WORDS})", re.IGNORECASE | re.MULTILINE)
 _MARK_AFTER_HEADING = re.compile(
     r"\\boxed|####|^[ \t*_#>`-]*answer[ \t*_#>`-]*[:：]|<answer>|[\"']answer[\"'][ \t]*:",
@@ -97,6 +102,8 @@ def is_heading(value: str) -> bool:
 
 def final_heading_start(text: str) -> int | None:
     """Where the last final-answer heading starts, when no other answer mark follows it."""
+    if not any(map(text.__contains__, _HEADING_HINTS)):
+        return None
     last = None
     for heading in _FINAL_HEADING.finditer(text):
         last = heading
@@ -118,6 +125,9 @@ def final_words(reader: Reader) -> Found | str | None:
     """The final answer stated in words on a closing answer line or heading, with no digit in or
     after it: its number words' value, or why there is none."""
     text = reader.text
+    last_colon = max(text.rfind(":"), text.rfind("："))
+    if last_colon < 0 or _DIGIT.search(text, last_colon):
+        return None  # every statement has a digit after it (the common case, found cheaply)
     last = None
     for statement in _COLON_STATEMENT.finditer(text):
         last = statement

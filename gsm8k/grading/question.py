@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from functools import lru_cache
 
 from gsm8k.grading.numbers import NUMBER_PATTERN, number_from_match
 from gsm8k.grading.words import SMALL_NUMBER_WORDS
@@ -47,6 +48,11 @@ _RESTATING_LOOK = 16
 """Characters before a number in which its restating word is looked for (a bounded look)."""
 
 
+_CACHED_QUESTIONS = 4096
+"""Questions whose numbers are kept (a run grades each question's completions in turn)."""
+
+
+@lru_cache(maxsize=_CACHED_QUESTIONS)
 def question_numbers(question: str | None) -> frozenset[Decimal]:
     """Every number the question states, in digits or as an English number word up to twenty
     and the tens (``nine notebooks`` is 9)."""
@@ -65,6 +71,7 @@ def question_numbers(question: str | None) -> frozenset[Decimal]:
     return frozenset(values)
 
 
+@lru_cache(maxsize=_CACHED_QUESTIONS)
 def question_quantities(question: str | None) -> frozenset[tuple[Decimal, str]]:
     """Each number of the question with the word after it (`9 notebooks` is (9, "notebook"))."""
     if not question:

@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from gsm8k.grading.numbers import (
+    NUMBER_PATTERN,
     number_from_match,
     parse_number,
     pattern_for,
@@ -56,17 +57,20 @@ class Reader:
     def __init__(self, text: str, question: str | None = None) -> None:
         self.text = text
         self.question_text = question
-        self.question = question_numbers(question)
+
+    @cached_property
+    def question(self) -> frozenset[Decimal]:
         """Every number the sample's question states (empty when the question is not known)."""
-        self.quantities = question_quantities(question)
+        return question_numbers(self.question_text)
+
+    @cached_property
+    def quantities(self) -> frozenset[tuple[Decimal, str]]:
         """The question's numbers with the word after each (`9 notebooks`)."""
+        return question_quantities(self.question_text)
 
     def with_text(self, text: str) -> Reader:
         """A reader of part of this text, with the same question."""
-        reader = Reader(text)
-        reader.question_text, reader.question = self.question_text, self.question
-        reader.quantities = self.quantities
-        return reader
+        return Reader(text, self.question_text)
 
     def computed_value(self, snippet: str) -> Decimal | None:
         """The value a sentence computes: its first number that the question does not state.
@@ -140,7 +144,9 @@ class Reader:
         return _NEGATED_NUMBER.sub(" ", stated)
 
     def _first_number(self, stated: str) -> re.Match[str] | None:
-        return self.numbers.search(stated)
+        # The plain pattern: where a value starts does not depend on the text's dot convention,
+        # and asking for the convention would scan the whole text for every stated value.
+        return NUMBER_PATTERN.search(stated)
 
     def _mixed(self, stated: str) -> Decimal | None:
         first = self._first_number(stated)
@@ -157,7 +163,7 @@ class Reader:
         if _VARIABLE_BEFORE.search(before) or _VARIABLE_AFTER.match(stated, first.end()):
             return EXPRESSION
         alternative = _ALTERNATIVE.match(stated, first.end())
-        second = self.numbers.match(stated, alternative.end()) if alternative else None
+        second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
         if second is not None:
             one, other = number_from_match(first), number_from_match(second)
             if one is not None and other is not None and not _same_quantity(one, other):
