@@ -9,7 +9,12 @@ invented follow-up (a new "Question:" in any of the MGSM languages, a chat role 
 the first stated answer is cut off. Invisible characters inside numbers are dropped
 (:func:`gsm8k.grading.numbers.join_split_numbers`).
 
-Then rules are tried in a fixed order and the first that yields a number wins:
+Two final statements are read first: an answer line or heading in words with no digit after it
+(``ANSWER: eighteen`` is 18; words without a number are no answer), and a final-answer heading in
+any MGSM language after every other mark (``**Endgültige Antwort:** 5 Äpfel``). A completion that
+opens with a ``#### N`` guess and reasons to another mark is read at that mark
+(:mod:`gsm8k.grading.marks`). Then rules are tried in a fixed order and the first that yields a
+number wins:
 
 1. ``answer_line`` – the requested ``ANSWER: <number>`` line (any case, markdown emphasis allowed);
    the LAST such line counts, so a model that corrects itself is read at its correction. An
@@ -26,10 +31,12 @@ Then rules are tried in a fixed order and the first that yields a number wins:
 8. ``last_number`` – the last number in the completion that is not a label (``#12``, a list
    marker) or part of a question; a program's printed result wins when the closing prose
    restates it. Not used for truncated completions, whose last number is wherever generation
-   happened to stop.
+   happened to stop. With the sample's question, a closing sentence's number that restates a
+   quantity of the question gives way to the number the sentence computed.
 
 An ``ANSWER:`` line holding the literal placeholder (``ANSWER: $ANSWER``) ends the search with no
-answer: the model left its answer slot empty, and nothing else it wrote is a stated answer.
+answer when no explicit answer follows it: the model left its answer slot empty. Followed by a
+``\boxed{}`` or another stated answer, it was the format line echoed before the working.
 Only rule 1 counts as following the requested format.
 
 Every pattern here runs in time linear in the completion's length: no quantifier can rescan
