@@ -242,6 +242,15 @@ ROWS = [
         id="hash-headings-are-not-answers",
     ),
     pytest.param(
+        "#### 1. Cost of bread\nA loaf costs $3, 2 cost $6.\n#### 2. Total\nThe total is $10.",
+        "10",
+        None,
+        "10",
+        "last_number",
+        True,
+        id="numbered-hash-headings-are-not-answers",
+    ),
+    pytest.param(
         "#### Cost of Bread\nBread costs $3.\n\n**Question:** How much is milk?\n"
         "Milk costs $2, so the total is $5.",
         "5",

@@ -61,6 +61,7 @@ _COLON_STATEMENT = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _DIGIT = re.compile(r"\d")
+_NUMBERED_STEP = re.compile(r"[ \t*_]*\d{1,2}[.)][ \t]+[^\W\d_]{2}")
 _LETTER = re.compile(r"[^\W\d_]")
 _UNIT_WORD = re.compile(r"(?:[ \t]|\\[ ,;]|\\text\{|\\mathrm\{|\})*(?P<unit>[A-Za-z]{2,20})")
 _BOX_GAP = 160
@@ -94,7 +95,10 @@ def closing_hash(reader: Reader) -> Found | None:
 
 
 def is_heading(value: str) -> bool:
-    """Whether a ``####`` line's text is a markdown heading: words before any number."""
+    """Whether a ``####`` line's text is a markdown heading: words before any number, or a
+    numbered step (`#### 1. Cost of bread`)."""
+    if _NUMBERED_STEP.match(value):
+        return True
     first_digit = _DIGIT.search(value)
     before = value[: first_digit.start()] if first_digit else value
     return len(_LETTER.findall(before)) >= 2
