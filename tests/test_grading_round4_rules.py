@@ -222,6 +222,15 @@ ROWS = [
         id="opening-guess-then-later-hash-line",
     ),
     pytest.param(
+        "#### 18\n\nQuestion: Tom has 3 apples and eats none. How many are left?\nANSWER: 3",
+        "18",
+        None,
+        "18",
+        "hash_line",
+        True,
+        id="opening-answer-then-invented-follow-up",
+    ),
+    pytest.param(
         "#### 18\n\n" + WORKING + "So she makes $18 a day.",
         "18",
         None,

@@ -125,7 +125,8 @@ _CONTINUATION = re.compile(
     re.IGNORECASE,
 )
 _EXPLICIT_ANSWER = re.compile(
-    rf"^{DECORATION}answer{DECORATION}[:：]|####[ \t*_$\\]*[-−]?\d|\\boxed"
+    # `#### 18` states an answer; `#### Cost of Bread` and `#### 1. Cost` are headings.
+    rf"^{DECORATION}answer{DECORATION}[:：]|####[ \t*_$\\]*[-−]?\d(?!\d?[.)][ \t]+[^\W\d_])|\\boxed"
     r"|[\"'](?:final[_ ])?answer[\"'][ \t]*:"
     # An answer phrase counts only with a number close after it: a bare answer word (`উত্তর`,
     # which needs no colon) in the working is not a stated answer.
@@ -186,10 +187,11 @@ def extract_answer(
         return Extraction(None, "none", False, "", sections.note)
     visible = sections.text
     reader = Reader(visible, question)
-    guess = opening_guess(visible)
+    stated = _cut_continuation(visible)  # an invented follow-up is no reasoning towards an answer
+    guess = opening_guess(stated)
     if guess is not None:
         # `#### 18` first, then reasoning to a final mark: the guess is not the final answer.
-        later = _apply_rules(reader.with_text(visible[guess:]), completion, truncated, False)
+        later = _apply_rules(reader.with_text(stated[guess:]), completion, truncated, False)
         if later is not None:
             return later
     found = _apply_rules(reader, completion, truncated, True)
