@@ -21,6 +21,17 @@ def _repeat(unit: str, size: int, head: str = "", tail: str = "") -> str:
     return head + unit * max(1, (size - len(head) - len(tail)) // len(unit)) + tail
 
 
+def _varied(unit: str, size: int) -> str:
+    """``unit`` filled with changing numbers (``{i}``, ``{j}``, ``{k}``) and words (``{w}``)."""
+    words = ("one", "two", "three", "seven")
+    parts, length, i = [], 0, 0
+    while length < size:
+        part = unit.format(i=i, j=1 + i % 3, k=5 + i % 7, w=words[i % 4] * (1 + i % 5))
+        parts.append(part)
+        length, i = length + len(part), i + 1
+    return "".join(parts)
+
+
 CASES: dict[str, Callable[[int], str]] = {
     "answer line, then a newline flood": lambda n: _repeat("\n", n, head="ANSWER: 18"),
     "newline flood, then a question": lambda n: _repeat("\n", n, "ANSWER: 18", "Question: 2"),
@@ -54,6 +65,14 @@ CASES: dict[str, Callable[[int], str]] = {
     "JSON answer of markup and spaces": lambda n: _repeat(" ", n, '{"answer": "*', 'x"}'),
     "JSON reasoning of escaped quotes": lambda n: _repeat('\\"', n, '{"reasoning": "'),
     "Answer: lines of words": lambda n: _repeat("Answer: she has some eggs\n", n),
+    # Varied from one unit to the next, so that the loop rule does not end the reading early.
+    "mixed numbers": lambda n: _varied("{i} {j}/{k} ", n),
+    "#### headings after an opening guess": lambda n: "#### 18\n" + _varied("#### Cost {i}\n", n),
+    "final-answer headings": lambda n: _varied("**Final Answer:** {i} apples ({j} red)\n", n),
+    "answer line of number words": lambda n: "ANSWER: " + _varied("one hundred and {w} ", n),
+    "answer lines of expressions": lambda n: _varied("Answer: x - {i} or {j}\n", n),
+    "boxes in two units": lambda n: _varied("\\boxed{{{i}}} hours, \\boxed{{{k}}} min. ", n),
+    "dangling markers after a box": lambda n: _repeat("}.", n, "\\boxed{12", "Final Answer:"),
     "a loop cut mid-passage": lambda n: _repeat("Wait, let me check again. ", n, tail="Wai"),
     "<|im_start|> markers repeated": lambda n: _repeat("<|im_start|>think x", n),
     "large powers, bases and exponents varied": lambda n: " ".join(

@@ -123,6 +123,10 @@ READ_LABELS.update(
         "32B_system/es/s1_infer_8000/58": (True, "\\boxed{57{,}00} is 57 (decimal comma)"),
         "32B_combined_en_only/es/s1_infer_8000/70": (True, "\\boxed{\\$7.425,00} is 7425"),
         "32B_system/sw/s1_infer_8000/54": (True, "Final Answer: … \\boxed{40}, gold 40"),
+        "7B_combined_en_only/ja/s1_infer_8000/125": (
+            True,
+            "\\boxed{10}, then an empty appended Final Answer: the box was delivered, gold 10",
+        ),
     }
 )
 

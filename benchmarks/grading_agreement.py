@@ -6,14 +6,18 @@
 
 By default the rows are ``../shared/data/completions`` and the reasoning-model completions that
 ``build_reasoning_completions.py`` rebuilds into ``benchmarks/data/reasoning/.cache`` from the
-crosslingual-s1 outputs (s1.1 models on MGSM; not shipped, see that folder's README).
-Input rows (``*.jsonl`` or ``*.jsonl.gz`` in each directory, one file per source):
-``{"id", "model", "test_index", "target", "completion", "label"}``. Labels are read against the
-audit in ``benchmarks/data/label_corrections.jsonl`` (rows whose label was read and found wrong,
-each with its reason); figures are given against the audited labels and, for comparison, the raw
-ones. For each grader, per source and per model: misgraded (the verdict differs from the label),
-false accepts (accepted, label false), false rejects (rejected, label true) and errors (the grader
-raised; counted as a rejection, as a scorer that fails gives no credit), and the grader's speed.
+crosslingual-s1 outputs (s1.1 models on MGSM; not shipped, see that folder's README). Input rows
+(``*.jsonl`` or ``*.jsonl.gz`` in each directory, one file per source): ``{"id", "model",
+"test_index", "target", "completion", "label"}``. This project's grader is given each row's
+question, as the task's scorer is: a row's own ``question``, else the GSM8K test question at
+``test_index`` (the MGSM question in the row's ``language`` for the reasoning set), read from
+``$GSM8K_DATA_DIR`` or ``../shared/data``; without them it grades without questions. Labels are read
+against the audit in ``benchmarks/data/label_corrections.jsonl`` (rows whose label was read and
+found wrong, each with its reason); figures are given against the audited labels and, for
+comparison, the raw ones. For each grader, per source and per model: misgraded (the verdict differs
+from the label), false accepts (accepted, label false), false rejects (rejected, label true) and
+errors (the grader raised; counted as a rejection, as a scorer that fails gives no credit), and the
+grader's speed.
 """
 
 from __future__ import annotations
@@ -36,8 +40,7 @@ from typing import Any
 
 from benchmarks.build_reasoning_completions import BUILD_COMMAND, OUT
 from benchmarks.peer_graders import GRADERS, Grader, inspect_match
-from gsm8k.grading.cli import grade_completion
-from gsm8k.grading.verdict import extract_and_compare
+from gsm8k.grading.verdict import extract_and_compare, grade_completion
 
 DATA = Path(__file__).parent / "data"
 CORRECTIONS = DATA / "label_corrections.jsonl"
@@ -78,6 +81,31 @@ def reasoning_completions() -> list[Path]:
         f"s1-mgsm reasoning completions not built, skipped; build: {BUILD_COMMAND}", file=sys.stderr
     )
     return []
+
+
+def attach_questions(rows: Sequence[Row], data: Path | None = None) -> int:
+    """Give each row without a ``question`` the one it answers; returns how many got one.
+
+    GSM8K rows: the test question at ``test_index``; rows with an MGSM ``language``: line
+    ``test_index`` of ``mgsm/mgsm_<language>.tsv`` (MGSM line k is GSM8K test record k).
+    """
+    data = data or default_completions().parent
+    gsm8k = data / "gsm8k" / "test.jsonl"
+    if not gsm8k.exists():
+        print(f"{gsm8k}: not found, rows are graded without their questions", file=sys.stderr)
+        return 0
+    questions = {"": [json.loads(line)["question"] for line in gsm8k.open(encoding="utf-8")]}
+    for path in sorted((data / "mgsm").glob("mgsm_*.tsv")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        questions[path.stem.removeprefix("mgsm_")] = [line.split("\t")[0] for line in lines]
+    given = 0
+    for row in rows:
+        index = row.get("test_index")
+        table = questions.get(str(row.get("language") or ""), questions[""])
+        if "question" not in row and isinstance(index, int) and 0 <= index < len(table):
+            row["question"] = table[index]
+        given += "question" in row
+    return given
 
 
 def load_completions(*directories: Path) -> list[Row]:
@@ -171,7 +199,10 @@ def run_grader(name: str, grader: Grader, rows: Sequence[Row]) -> Verdicts:
     started, cpu_started = time.perf_counter(), time.process_time()
     for row in rows:
         try:
-            verdict, error = grader(row["completion"], row["target"]), False
+            # This project's grader is given the question, as the task's scorer gives it.
+            ours = name == OURS
+            verdict = our_verdict(row) if ours else grader(row["completion"], row["target"])
+            error = False
         except Exception:  # any failure of a peer's code is an error row, never a stopped run
             verdict, error = False, True
         accepted.append(verdict)
@@ -181,14 +212,22 @@ def run_grader(name: str, grader: Grader, rows: Sequence[Row]) -> Verdicts:
     )
 
 
+OURS = "gsm8k_grader"
+
+
+def our_verdict(row: Row) -> bool:
+    """This project's grader on a row that may carry ``truncated`` and ``question``."""
+    return grade_completion(
+        row["completion"],
+        row["target"],
+        truncated=bool(row.get("truncated")),
+        question=row.get("question"),
+    ).correct
+
+
 def grader_verdicts(rows: Sequence[Row]) -> list[bool]:
-    """This project's grader on rows that may carry ``truncated``."""
-    return [
-        grade_completion(
-            row["completion"], row["target"], truncated=bool(row.get("truncated"))
-        ).correct
-        for row in rows
-    ]
+    """This project's grader on rows that may carry ``truncated`` and ``question``."""
+    return [our_verdict(row) for row in rows]
 
 
 def match_verdicts(rows: Sequence[Row]) -> list[bool]:
@@ -271,7 +310,14 @@ def cli_seconds(rows: Sequence[Row]) -> tuple[float, float]:
         path = Path(scratch) / "completions.jsonl"
         path.write_text(
             "".join(
-                json.dumps({"id": r["id"], "completion": r["completion"], "target": r["target"]})
+                json.dumps(
+                    {
+                        "id": r["id"],
+                        "completion": r["completion"],
+                        "target": r["target"],
+                        "question": r.get("question"),
+                    }
+                )
                 + "\n"
                 for r in rows
             ),
@@ -299,7 +345,9 @@ def our_misgrades(rows: Sequence[Row], labels: Sequence[bool]) -> list[Row]:
     """This project's misgrades against the audited labels, with what the grader read."""
     misgrades = []
     for row, label in zip(rows, labels, strict=True):
-        extraction, correct = extract_and_compare(row["completion"], row["target"])
+        extraction, correct = extract_and_compare(
+            row["completion"], row["target"], question=row.get("question")
+        )
         if correct != label:
             misgrades.append(
                 {
@@ -438,6 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     directories = args.completions or [default_completions(), *reasoning_completions()]
     rows = load_completions(*directories)
+    attach_questions(rows)
     corrections = load_corrections(args.corrections, rows)
     results = [run_grader(name, GRADERS[name](), rows) for name in args.graders]
     cli = None if args.no_cli else cli_seconds(rows)

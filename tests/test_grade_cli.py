@@ -106,10 +106,10 @@ def test_an_exception_while_grading_becomes_that_line_s_error(
 ) -> None:
     import gsm8k.grading.cli
 
-    def fragile(completion: str, target: str, id: str = "", truncated: bool = False) -> object:
+    def fragile(completion: str, target: str, *args: object) -> object:
         if "boom" in completion:
             raise RuntimeError("extraction failed")
-        return original(completion, target, id, truncated)
+        return original(completion, target, *args)  # type: ignore[arg-type]
 
     original = gsm8k.grading.cli.grade_completion
     monkeypatch.setattr(gsm8k.grading.cli, "grade_completion", fragile)

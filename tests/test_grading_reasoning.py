@@ -276,15 +276,16 @@ def test_repetition_that_is_not_a_loop_to_the_limit(completion: str) -> None:
     "completion",
     [
         pytest.param(
-            "Thus, the number of spoons in the package Julia bought is \\(\\boxed{10}\\)."
-            "Final Answer:",
+            "Thus, the number of spoons in the package Julia bought is 10.Final Answer:",
             id="forced-final-answer-left-empty",
         ),
         pytest.param("So 9 * 2 = 18.\n\n**Final Answer:**  \n", id="bold-heading-then-nothing"),
-        pytest.param(THINK + "So \\boxed{18}.\n" + ANSWER + "\n", id="empty-answer-section"),
+        pytest.param(THINK + "So 9 * 2 = 18.\n" + ANSWER + "\n", id="empty-answer-section"),
     ],
 )
 def test_an_answer_heading_with_nothing_after_it_is_no_answer(completion: str) -> None:
+    # With a complete \boxed{} before the marker the box is the answer
+    # (tests/test_grading_round4_rules.py, "dangling marker").
     extraction = extract_answer(completion)
     assert (extraction.answer, extraction.note) == (None, EMPTY_ANSWER)
 
@@ -425,9 +426,9 @@ def test_labelled_reasoning_completions_are_graded_as_labelled() -> None:
         if extract_and_compare(row["completion"], row["target"])[1] != row["label"]
     )
     assert len(rows) == 1078
-    # The one exception: a final answer "无法确定" (cannot be determined) after working whose
-    # last number is the gold.
-    assert misgraded == ["14B_NxN/sw/s1_infer_8000_zh/232"]
+    # The former exception, a final answer "无法确定" (cannot be determined) after working whose
+    # last number is the gold, is read as the answer in words it is.
+    assert misgraded == []
 
 
 # gpt-oss writes harmony channels; a server that drops the special tokens leaves their names in

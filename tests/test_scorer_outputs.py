@@ -62,7 +62,9 @@ def test_an_unclosed_think_block_in_the_text_is_no_answer(stop_reason: str) -> N
 def test_a_failure_while_grading_is_that_samples_scored_failure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def broken(completion: str, target: str, truncated: bool = False) -> None:
+    def broken(
+        completion: str, target: str, truncated: bool = False, question: str | None = None
+    ) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr(gsm8k.grading.scorer, "extract_and_compare", broken)

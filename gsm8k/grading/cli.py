@@ -2,11 +2,13 @@
 
 Input: JSON lines ``{"id": str, "completion": str, "target": str}``; ``target`` may be left out,
 then ``id`` is looked up in the dataset as a sample id (the test index, ``17``; ``test-17`` from
-older logs also works). An optional ``"truncated": true``, or a ``"stop_reason"`` that the eval
-counts as truncation (``max_tokens``, ``model_length``), marks a completion cut off at the token
-limit, exactly as the eval's scorer reads ``stop_reason``. Output: one JSON line per input line,
-in the same order, each with its input ``line`` number; a line that cannot be graded gets an
-``error`` field instead of a verdict, and the rest are still graded. A summary goes to stderr.
+older logs also works). The question is a row's ``question`` field, or the dataset's question when
+the target is looked up; the grader uses it to tell a restated quantity from the answer. An optional
+``"truncated": true``, or a ``"stop_reason"`` that the eval counts as truncation (``max_tokens``,
+``model_length``), marks a completion cut off at the token limit, exactly as the eval's scorer reads
+``stop_reason``. Output: one JSON line per input line, in the same order, each with its input
+``line`` number; a line that cannot be graded gets an ``error`` field instead of a verdict, and the
+rest are still graded. A summary goes to stderr.
 
 Other harnesses' files are read as they are (:mod:`gsm8k.grading.imports`): an lm-evaluation-harness
 ``--log_samples`` file or an Inspect log is recognised, each row is output with the original
@@ -44,8 +46,10 @@ MAX_ERRORS_SHOWN = 10
 HELP_EPILOG = f"""\
 input:   one JSON object per line: {{"id": 17, "completion": "...", "target": "42"}}
          Without "target", the id is looked up in --dataset as a test index (17, or
-         test-17 as older logs write it). "truncated": true, or "stop_reason":
-         "max_tokens" / "model_length" (as Inspect records it), marks a completion
+         test-17 as older logs write it). An optional "question" (else the
+         dataset's, when the target is looked up) lets the grader tell a number
+         copied from the question from the answer. "truncated": true, or
+         "stop_reason": "max_tokens" / "model_length" (as Inspect records it), marks a completion
          cut off at the token limit (the last number in it is then not used).
 output:  one JSON line per input line, in order: line, id, correct, answer, target,
          rule, format_followed, truncated. A line that cannot be graded (not JSON,
@@ -93,6 +97,7 @@ class TargetLookup:
     def __init__(self, source: str | None, split: str) -> None:
         self.source, self.split = source, split
         self._targets: dict[str, str] | None = None
+        self._questions: dict[str, str] = {}
         self.error: str | None = None
 
     def __call__(self, sample_id: str) -> str | None:
@@ -103,6 +108,10 @@ class TargetLookup:
             except Exception as error:  # reported once; lines with their own target go on
                 self.error = str(error) or type(error).__name__
         return self._targets.get(sample_id)
+
+    def question(self, sample_id: str) -> str | None:
+        """The question of a sample whose target was looked up (``None`` when unknown)."""
+        return self._questions.get(sample_id)
 
     def _load(self) -> dict[str, str]:
         from gsm8k.data.splits import (
@@ -128,6 +137,9 @@ class TargetLookup:
             targets[str(index)] = target
             # Ids written by releases before 1.1 (``test-17``) still resolve.
             targets[f"{self.split}-{index}"] = target
+            question = record.get("question")
+            if isinstance(question, str):
+                self._questions[str(index)] = self._questions[f"{self.split}-{index}"] = question
         return targets
 
 
@@ -196,7 +208,8 @@ def grade_line(
         if programs is not None:
             return programs(row, target, sample_id)
         truncated = row.get("truncated", False) or row.get("stop_reason") in TRUNCATION_STOP_REASONS
-        return grade_completion(row["completion"], target, sample_id, truncated)
+        question = row.get("question") if "target" in row else lookup.question(sample_id)
+        return grade_completion(row["completion"], target, sample_id, truncated, question)
     except ValueError as error:  # the target is not a number
         return Failed(number, sample_id, str(error)[:1000])
     except Exception as error:  # one line must never stop the others from being graded
@@ -217,6 +230,8 @@ def _row_problem(row: Any, programs: bool = False) -> str | None:
         not isinstance(row["target"], (str, int, float)) or isinstance(row["target"], bool)
     ):
         return "'target' must be a string or a number"
+    if "question" in row and not isinstance(row["question"], (str, type(None))):
+        return "'question' must be a string"
     if "truncated" in row and not isinstance(row["truncated"], bool):
         return "'truncated' must be true or false"
     if "stop_reason" in row and not isinstance(row["stop_reason"], (str, type(None))):

@@ -1,7 +1,10 @@
 """The last-number fallback: the last number that is not a label, a list marker or a question.
 
 A program's printed result (a ToRA-style ```` ```output ```` block) wins when the closing prose
-restates it.
+restates it, or states only numbers of the question. When the sample's question is known, a
+concluding sentence's last number that restates a quantity of the question ("Maya spends $45 on
+the 9 notebooks.") gives way to the number the sentence computed (45): the last number of the
+sentence that the question does not state (:mod:`gsm8k.grading.question`).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from gsm8k.grading.numbers import normalize, value_with_fraction
+from gsm8k.grading.question import restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 
 _NOT_BEFORE_NUMBER = re.compile(r"\bnot[ \t]+$", re.IGNORECASE)
@@ -25,9 +29,10 @@ def find_last_number(reader: Reader) -> Found | None:
     if printed is not None:
         value, closing_start = printed
         closing = _scan_numbers(reader, closing_start, value)
-        if closing.last is None or closing.saw_wanted:
-            # The closing prose restates the program's result (or states no number at all):
-            # the printed number is the answer, not a number the prose repeats from the question.
+        if closing.last is None or closing.saw_wanted or closing.only_question:
+            # The closing prose restates the program's result, states no number at all, or only
+            # numbers of the question ("Three trucks … to transport 80 flagstones"): the printed
+            # number is the answer, not a number the prose repeats from the question.
             return value, f"printed {normalize(value)}"
     return _scan_numbers(reader, 0, None).last
 
@@ -36,6 +41,18 @@ def find_last_number(reader: Reader) -> Found | None:
 class _Scan:
     last: Found | None = None
     saw_wanted: bool = False
+    only_question: bool = False
+    """Whether the last sentence with numbers states only numbers of the question."""
+
+
+@dataclass
+class _Sentence:
+    """The numbers of the sentence being read: its last, and its last the question lacks."""
+
+    last: Found | None = None
+    last_restates: bool = False
+    fresh: Found | None = None
+    wanted: bool = False
 
 
 def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
@@ -48,18 +65,21 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     """
     text = reader.text
     result = _Scan()
-    pending: Found | None = None
-    pending_wanted = False
+    sentence = _Sentence()
     sentence_start = start
+    skip_until = -1
 
     def close_sentence(end: int) -> None:
-        nonlocal pending, pending_wanted, sentence_start
+        nonlocal sentence, sentence_start
         question = text[end : end + 1] in ("?", "？")
         restated_question = question and "=" not in text[sentence_start:end]
-        if pending is not None and not restated_question:
-            result.last = pending
-            result.saw_wanted = result.saw_wanted or pending_wanted
-        pending, pending_wanted, sentence_start = None, False, end + 1
+        if sentence.last is not None and not restated_question:
+            # "Maya spends $45 on the 9 notebooks.": the 9 restates the question, 45 is computed.
+            chosen = sentence.fresh if sentence.last_restates and sentence.fresh else sentence.last
+            result.last = chosen
+            result.saw_wanted = result.saw_wanted or sentence.wanted
+            result.only_question = bool(reader.question) and sentence.fresh is None
+        sentence, sentence_start = _Sentence(), end + 1
 
     ends = SENTENCE_END.finditer(text, start)
     end = next(ends, None)
@@ -67,6 +87,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         while end is not None and end.start() < match.start():
             close_sentence(end.start())
             end = next(ends, None)
+        if match.start() < skip_until:
+            continue  # the fraction of a mixed number read whole (`3 2/5`)
         if _LABEL_BEFORE.search(text, max(0, match.start() - 4), match.start()):
             # `horse #12`, `No. 3`, or the denominator of a fraction read with its numerator.
             continue
@@ -74,10 +96,23 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             continue
         if _NOT_BEFORE_NUMBER.search(text, max(0, match.start() - 6), match.start()):
             continue  # `The answer is NOT 18.`: a value ruled out is not the answer
-        value = value_with_fraction(match, text)
-        if value is not None:
-            pending = (value, match.group(0))
-            pending_wanted = pending_wanted or (wanted is not None and value == wanted)
+        mixed = reader.mixed_at(match, text)
+        value, number_end = mixed if mixed is not None else (None, match.end())
+        if mixed is not None:
+            skip_until = number_end
+        else:
+            value = value_with_fraction(match, text)
+        if value is None:
+            continue
+        found = (value, text[match.start() : number_end])
+        in_question = abs(value) in reader.question
+        sentence.last = found
+        sentence.last_restates = in_question and restates_question(
+            text, match.start(), number_end, value, reader.quantities
+        )
+        if not in_question:
+            sentence.fresh = found
+        sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
     close_sentence(len(text) if end is None else end.start())
     return result
 

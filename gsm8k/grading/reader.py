@@ -1,4 +1,10 @@
-"""A completion's text and the number convention it uses, shared by the extraction rules."""
+"""A completion's text, the number convention it uses and its question's numbers, shared by the
+extraction rules.
+
+A stated value is read as one number: a mixed number (`3 2/5`, `12\\frac{1}{3}`) whole, never as
+its integer part; an expression (`x - 14`) or a hedge between two values (`18 or 20`) is not a
+number at all (:meth:`Reader.refusal` says why).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,15 @@ import re
 from decimal import Decimal
 from functools import cached_property
 
-from gsm8k.grading.numbers import parse_number, pattern_for, uses_dot_thousands
+from gsm8k.grading.numbers import (
+    NUMBER_PATTERN,
+    number_from_match,
+    parse_number,
+    pattern_for,
+    uses_dot_thousands,
+    value_with_fraction,
+)
+from gsm8k.grading.question import question_numbers, question_quantities
 
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
@@ -19,13 +33,63 @@ PLACEHOLDER = re.compile(
     re.IGNORECASE,
 )
 _AMBIGUOUS_DOT = re.compile(r"\d\.\d{3}(?!\d)")
+# The fraction of a mixed number, right after its whole part: `3 2/5`, `12\frac{1}{3}`, `5 ½`.
+_MIXED_FRACTION = re.compile(
+    r"(?:[ \t]{1,2}|[ \t]?(?=\\))(?:(?P<top>\d{1,4})[ \t]?/[ \t]?(?P<bottom>\d{1,4})(?![\d.,/])"
+    r"|\\[dt]?frac[ \t]?\{[ \t]?(?P<ltop>\d{1,4})[ \t]?\}"
+    r"[ \t]?\{[ \t]?(?P<lbottom>\d{1,4})[ \t]?\})"
+)
+# A single-letter variable joined to the value by an operator: `x - 14`, `14 - x`, `2*n`. The
+# articles and `I` are words, not variables.
+_VARIABLE_BEFORE = re.compile(r"(?<![A-Za-z\\])(?![aAI][ \t])[A-Za-z][ \t]*[-+*×−][ \t]*$")
+_VARIABLE_AFTER = re.compile(r"[ \t]*[-+*×−/][ \t]*(?![aAI](?![A-Za-z]))[A-Za-z](?![A-Za-z])")
+_VARIABLE_LOOK = 8
+# Two values offered as alternatives: `18 or 20`, `18 dollars or 20 dollars`, `18–20`.
+_ALTERNATIVE = re.compile(r"[ \t]*(?:[A-Za-z$%]{1,12}[ \t]*)?(?:\(?[ \t]*or[ \t]+|–[ \t]*)")
+UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
+"""Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
+cents, …): two values in this ratio may be one answer written twice."""
+EXPRESSION = "the stated answer is an expression with a variable, not a number"
+HEDGED = "the stated answer offers two different values"
 
 
 class Reader:
     """A completion and the number convention it uses, shared by the rules."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, question: str | None = None) -> None:
         self.text = text
+        self.question_text = question
+
+    @cached_property
+    def question(self) -> frozenset[Decimal]:
+        """Every number the sample's question states (empty when the question is not known)."""
+        return question_numbers(self.question_text)
+
+    @cached_property
+    def quantities(self) -> frozenset[tuple[Decimal, str]]:
+        """The question's numbers with the word after each (`9 notebooks`)."""
+        return question_quantities(self.question_text)
+
+    def with_text(self, text: str) -> Reader:
+        """A reader of part of this text, with the same question."""
+        return Reader(text, self.question_text)
+
+    def computed_value(self, snippet: str) -> Decimal | None:
+        """The value a sentence computes: its first number that the question does not state.
+
+        "Tom's age 10 years from now is 54." restates 10 from the question and computes 54.
+        ``None`` when the question is not known or every number of the sentence is its own.
+        """
+        stated = self._stated(snippet) if self.question else None
+        if stated is None or self._refused(stated) is not None:
+            return None
+        for match in self.numbers.finditer(stated):
+            if stated[max(0, match.start() - 1) : match.start()] == "/":
+                continue  # a denominator, read with its numerator
+            value = self.value_at(match, stated)
+            if value is not None and abs(value) not in self.question:
+                return value
+        return None
 
     @cached_property
     def dot_thousands(self) -> bool:
@@ -39,14 +103,82 @@ class Reader:
 
     def value_of(self, snippet: str) -> Decimal | None:
         """The number a snippet states: after the last `=` if it shows working (`9 * 2 = 18`)."""
+        stated = self._stated(snippet)
+        if stated is None or self._refused(stated) is not None:
+            return None
+        mixed = self._mixed(stated)
+        if mixed is not None:
+            return mixed
+        dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
+        return parse_number(stated.replace("\\%", "%"), dot_thousands)
+
+    def refusal(self, snippet: str) -> str | None:
+        """Why a stated answer holds a number that is not its value (an expression, a hedge)."""
+        stated = self._stated(snippet)
+        return None if stated is None else self._refused(stated)
+
+    def value_at(self, match: re.Match[str], text: str) -> Decimal | None:
+        """The value of a number match in ``text``, a mixed number read whole (`3 2/5` is 3.4)."""
+        mixed = self.mixed_at(match, text)
+        return mixed[0] if mixed is not None else value_with_fraction(match, text)
+
+    def mixed_at(self, match: re.Match[str], text: str) -> tuple[Decimal, int] | None:
+        """A mixed number whose whole part is ``match``: its value and where it ends."""
+        if match.group("decimals") or match.group("exponent"):
+            return None
+        fraction = _MIXED_FRACTION.match(text, match.end())
+        if fraction is None or text[max(0, match.start() - 1) : match.start()] == "/":
+            return None
+        top = int(fraction.group("top") or fraction.group("ltop"))
+        bottom = int(fraction.group("bottom") or fraction.group("lbottom"))
+        whole = number_from_match(match)
+        if whole is None or not 0 < top < bottom:
+            return None  # `3 4/2` is not a mixed number: a list, or working
+        part = Decimal(top) / Decimal(bottom)
+        return (whole - part if whole < 0 else whole + part), fraction.end()
+
+    def _stated(self, snippet: str) -> str | None:
         if PLACEHOLDER.fullmatch(snippet):
             return None
         equals = _last_working_equals(snippet)
         stated = snippet if equals is None else snippet[equals + 1 :]
         # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
-        stated = _NEGATED_NUMBER.sub(" ", stated)
-        dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
-        return parse_number(stated.replace("\\%", "%"), dot_thousands)
+        return _NEGATED_NUMBER.sub(" ", stated)
+
+    def _first_number(self, stated: str) -> re.Match[str] | None:
+        # The plain pattern: where a value starts does not depend on the text's dot convention,
+        # and asking for the convention would scan the whole text for every stated value.
+        return NUMBER_PATTERN.search(stated)
+
+    def _mixed(self, stated: str) -> Decimal | None:
+        first = self._first_number(stated)
+        if first is None or "frac" in stated[: first.start()]:
+            return None
+        mixed = self.mixed_at(first, stated)
+        return None if mixed is None else mixed[0]
+
+    def _refused(self, stated: str) -> str | None:
+        first = self._first_number(stated)
+        if first is None:
+            return None
+        before = stated[max(0, first.start() - _VARIABLE_LOOK) : first.start()]
+        if _VARIABLE_BEFORE.search(before) or _VARIABLE_AFTER.match(stated, first.end()):
+            return EXPRESSION
+        alternative = _ALTERNATIVE.match(stated, first.end())
+        second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
+        if second is not None:
+            one, other = number_from_match(first), number_from_match(second)
+            if one is not None and other is not None and not _same_quantity(one, other):
+                return HEDGED
+        return None
+
+
+def _same_quantity(one: Decimal, other: Decimal) -> bool:
+    """Whether two values may be one quantity in two units (`2 hours or 120 minutes`)."""
+    if one == other:
+        return True
+    small, large = sorted((abs(one), abs(other)))
+    return small != 0 and large / small in UNIT_FACTORS
 
 
 def _last_working_equals(snippet: str) -> int | None:

@@ -84,13 +84,17 @@ def gsm8k_grader() -> Scorer:
         if len(state.output.completion) > OFF_LOOP_CHARACTERS:
             # Grading is linear but a long flood still takes CPU time: off the event loop, the
             # other samples of the run go on meanwhile.
-            return await asyncio.to_thread(score_output, state.output, target.text, guarded)
-        return score_output(state.output, target.text, guarded=guarded)
+            return await asyncio.to_thread(
+                score_output, state.output, target.text, guarded, state.input_text
+            )
+        return score_output(state.output, target.text, guarded=guarded, question=state.input_text)
 
     return score
 
 
-def score_output(output: ModelOutput, target: str, guarded: bool = False) -> Score:
+def score_output(
+    output: ModelOutput, target: str, guarded: bool = False, question: str | None = None
+) -> Score:
     """Grade one model output; any failure becomes this sample's score, never a raise.
 
     The text graded is ``output.completion``, which Inspect builds from the message's text parts
@@ -99,6 +103,8 @@ def score_output(output: ModelOutput, target: str, guarded: bool = False) -> Sco
     ``Score.reason`` (:mod:`gsm8k.grading.reasons`); an engine error is unscored, left out of
     the accuracy rather than counted wrong. ``guarded``: the task's generate guard ended the sample
     (an empty reply, a flood of tool calls) and made its output a scored failure on purpose.
+    ``question``: the sample's question (``state.input_text``), so that a number the completion
+    copies from it is not read as its answer.
     """
     failed_engine = None if guarded else engine_error(output)
     if failed_engine is not None:
@@ -111,7 +117,7 @@ def score_output(output: ModelOutput, target: str, guarded: bool = False) -> Sco
     truncated = output.stop_reason in TRUNCATION_STOP_REASONS
     reasoning = has_reasoning_parts(output)
     try:
-        extraction, correct = extract_and_compare(output.completion, target, truncated)
+        extraction, correct = extract_and_compare(output.completion, target, truncated, question)
     except Exception as error:  # one sample's failure must not end the run
         # Counted wrong, not left out: the text that broke the grader is the model's, and a
         # model must not be able to take its own outputs out of the accuracy.

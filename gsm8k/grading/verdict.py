@@ -47,7 +47,7 @@ class Verdict:
 
 
 def extract_and_compare(
-    completion: str, target: str, truncated: bool = False
+    completion: str, target: str, truncated: bool = False, question: str | None = None
 ) -> tuple[Extraction, bool]:
     """The extraction and whether it matches ``target`` (what :func:`grade` summarizes).
 
@@ -55,7 +55,7 @@ def extract_and_compare(
         ValueError: when ``target`` is not a number (a gold answer must never be empty or text).
     """
     # One direction: the answer region and its number (extract), then the comparison.
-    extraction = extract_answer(completion, truncated=truncated)
+    extraction = extract_answer(completion, truncated=truncated, question=question)
     special = grade_special_target(completion, target, extraction)  # NONE, 2/5, 4.33 (GSM-Plus)
     if special is not None:
         return special
@@ -76,15 +76,15 @@ def grade(
         completion: The model's text (reasoning blocks included or not).
         target: The gold answer: a number (``"18"``, ``"1,080"``), or GSM-Plus's ``"NONE"``,
             a fraction (``"2/5"``) or a rounded decimal.
-        question: The question the completion answers, when known. Accepted so that callers
-            pass what the grader may use; the rules that read it are documented in grading.md.
+        question: The question the completion answers, when known: a number that a concluding
+            sentence or an answer line copies from it is not taken for the answer when the
+            sentence computes another (docs/grading.md, "The sample's question").
         truncated: Whether generation stopped at the token limit (no last-number fallback).
 
     Raises:
         ValueError: when ``target`` is not a number.
     """
-    del question  # no rule reads it yet; the signature is the API's
-    extraction, correct = extract_and_compare(completion, target, truncated)
+    extraction, correct = extract_and_compare(completion, target, truncated, question)
     return Verdict(
         correct=correct,
         answer=extraction.answer,
@@ -112,13 +112,19 @@ class Graded:
         return dict(self.__dict__)
 
 
-def grade_completion(completion: str, target: str, id: str = "", truncated: bool = False) -> Graded:
+def grade_completion(
+    completion: str,
+    target: str,
+    id: str = "",
+    truncated: bool = False,
+    question: str | None = None,
+) -> Graded:
     """Grade one completion against a gold answer, exactly as the task's ``gsm8k_grader`` does.
 
     Raises:
         ValueError: when ``target`` is not a number.
     """
-    verdict = grade(completion, target, truncated=truncated)
+    verdict = grade(completion, target, question=question, truncated=truncated)
     return Graded(
         id=id,
         correct=verdict.correct,

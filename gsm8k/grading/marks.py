@@ -1,0 +1,186 @@
+"""Where the final answer mark is when a completion carries several: which one the model delivered.
+
+- An opening ``#### N`` guess (GRPO-trained models write one before reasoning) is not the final
+  answer when the reasoning after it ends in another mark (``\\boxed{}``, a closing ``## N``, a
+  later ``#### M``, an answer line or phrase); it stands only when nothing after it states one.
+- A markdown heading ``#### Cost of Bread`` (words before any number) is a heading, not the
+  GSM8K answer mark; a closing line ``## 20`` (a heading that is only a number) is one.
+- A final-answer heading in any MGSM language (``**Final Answer:** 5``, ``**Endgültige Antwort:**
+  5 Äpfel``, ``**最終答案：12個**``) at the start of a line, after every other mark, is the final
+  statement: it wins over a ``\\boxed{}`` or ``####`` of the working before it.
+- A complete ``\\boxed{}`` answer followed only by a dangling answer marker (``\\boxed{12}.Final
+  Answer:``, a bare ``<|im_start|>answer``) was delivered: the marker adds nothing.
+- The last ``\\boxed{}`` answers of a completion that states one quantity in two units
+  (``\\boxed{2} hours, or \\boxed{120} minutes``): the one in the unit the question asks for.
+- A final answer line or heading in words, with no digit after it (``ANSWER: eighteen``,
+  ``最终答案：无法确定。``): the words are the answer (English number words are read), never a
+  number of the working before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gsm8k.grading.reader import UNIT_FACTORS, Found, Reader
+from gsm8k.grading.words import number_in_words
+
+NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number"
+
+_NUMBER_ONLY = re.compile(r"[ \t*_`$\\(]*[-−]?[$£€]?[ \t]?\d[\d,. ]*[ \t*_`)%.]*")
+_OPENING_HASH = re.compile(r"\A[ \t\n]*####[ \t]*(?P<value>[^\n]{1,80})\n")
+_CLOSING_HASH = re.compile(r"[ \t]*#{1,3}[ \t]*(?P<value>[^\n#]{1,80})")
+_LATER_MARK = re.compile(
+    r"\\boxed|####|^[ \t*_#>`-]*answer[ \t*_#>`-]*[:：]|<answer>"
+    r"|(?:^|\n)[ \t]*#{1,3}[ \t]*[-−$]?\d",
+    re.IGNORECASE | re.MULTILINE,
+)
+_FINAL_WORDS = (
+    r"final[ \t]+answer|endgültige[ \t]+antwort|respuesta[ \t]+final|réponse[ \t]+finale"
+    r"|окончательный[ \t]+ответ|итоговый[ \t]+ответ|jibu[ \t]+la[ \t]+mwisho|最終答案|最终答案"
+    r"|最終的な答え|最終回答|คำตอบสุดท้าย|চূড়ান্ত[ \t]+উত্তর|చివరి[ \t]+సమాధానం"
+)
+_HEADING_HINTS: tuple[str, ...] = ("inal", "INAL", "ntwort", "NTWORT", "espuesta", "ESPUESTA")
+_HEADING_HINTS += ("éponse", "ÉPONSE", "твет", "ТВЕТ", "тоговый", "wisho", "WISHO", "答", "คำตอบ")
+_HEADING_HINTS += ("উত্তর", "సమాధానం")
+"""A part of every final-answer heading, in either case: substring checks spare most texts the
+heading pattern."""
+_FINAL_HEADING = re.compile(rf"^[ \t*_#>]*(?:{_FINAL_WORDS})", re.IGNORECASE | re.MULTILINE)
+_MARK_AFTER_HEADING = re.compile(
+    r"\\boxed|####|^[ \t*_#>`-]*answer[ \t*_#>`-]*[:：]|<answer>|[\"']answer[\"'][ \t]*:",
+    re.IGNORECASE | re.MULTILINE,
+)
+_DANGLING_MARKER = re.compile(
+    r"\}[ \t]*(?:\\[)\]]|\$\$?|[ \t.,*_])*[\s*_]*(?:\**final[ \t]+answer[ \t*_]*[:：]"
+    r"|<\|im_start\|>[ \t]*answer|\**answer[ \t*_]*[:：])[\s*_]*\Z",
+    re.IGNORECASE,
+)
+_DANGLING_WINDOW = 200
+_COLON_STATEMENT = re.compile(
+    rf"^[ \t*_#>`-]*(?:answer|{_FINAL_WORDS}|antwort|respuesta|réponse|ответ|jibu|答案|答え|答)"
+    r"[ \t*_]*[:：][ \t*_]*(?P<value>[^\n]*)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_DIGIT = re.compile(r"\d")
+_NUMBERED_STEP = re.compile(r"[ \t*_]*\d{1,2}[.)][ \t]+[^\W\d_]{2}")
+_LETTER = re.compile(r"[^\W\d_]")
+_UNIT_WORD = re.compile(r"(?:[ \t]|\\[ ,;]|\\text\{|\\mathrm\{|\})*(?P<unit>[A-Za-z]{2,20})")
+_BOX_GAP = 160
+"""Most characters between two boxes that state one quantity in two units."""
+_SENTENCE_BREAK = re.compile(r"[.!\n]")
+_QUESTION_LIMIT = 20_000
+
+
+def is_number_only(value: str) -> bool:
+    """Whether a heading's text is a number and nothing but markup (`20`, `**$20**`)."""
+    return _NUMBER_ONLY.fullmatch(value.strip()) is not None
+
+
+def opening_guess(text: str) -> int | None:
+    """Where the reasoning after an opening ``#### N`` guess starts, or ``None`` without one."""
+    opening = _OPENING_HASH.match(text)
+    if opening is None or not is_number_only(opening.group("value")):
+        return None
+    rest = text[opening.end() :]
+    return opening.end() if _LATER_MARK.search(rest) or "answer" in rest.lower() else None
+
+
+def closing_hash(reader: Reader) -> Found | None:
+    """A closing heading that is only a number (`## 20`) on the text's last line."""
+    text = reader.text.rstrip()
+    closing = _CLOSING_HASH.fullmatch(text, text.rfind("\n") + 1)
+    if closing is None or not is_number_only(closing.group("value")):
+        return None
+    value = reader.value_of(closing.group("value"))
+    return None if value is None else (value, closing.group(0).strip())
+
+
+def is_heading(value: str) -> bool:
+    """Whether a ``####`` line's text is a markdown heading: words before any number, or a
+    numbered step (`#### 1. Cost of bread`)."""
+    if _NUMBERED_STEP.match(value):
+        return True
+    first_digit = _DIGIT.search(value)
+    before = value[: first_digit.start()] if first_digit else value
+    return len(_LETTER.findall(before)) >= 2
+
+
+def final_heading_start(text: str) -> int | None:
+    """Where the last final-answer heading starts, when no other answer mark follows it."""
+    if not any(map(text.__contains__, _HEADING_HINTS)):
+        return None
+    last = None
+    for heading in _FINAL_HEADING.finditer(text):
+        last = heading
+    if last is None or _MARK_AFTER_HEADING.search(text, last.end()):
+        return None
+    return last.start()
+
+
+def without_dangling_marker(completion: str) -> str | None:
+    """The completion without a dangling answer marker that follows a complete ``\\boxed{}``."""
+    start = max(0, len(completion) - _DANGLING_WINDOW)
+    dangling = _DANGLING_MARKER.search(completion, start)
+    if dangling is None or "\\boxed" not in completion:
+        return None
+    return completion[: dangling.start() + 1]
+
+
+def final_words(reader: Reader) -> Found | str | None:
+    """The final answer stated in words on a closing answer line or heading, with no digit in or
+    after it: its number words' value, or why there is none."""
+    text = reader.text
+    last_colon = max(text.rfind(":"), text.rfind("："))
+    if last_colon < 0 or _DIGIT.search(text, last_colon):
+        return None  # every statement has a digit after it (the common case, found cheaply)
+    last = None
+    for statement in _COLON_STATEMENT.finditer(text):
+        last = statement
+    if last is None or _DIGIT.search(text, last.start("value")):
+        return None
+    value_text = last.group("value").strip(" \t*_`.")
+    if not _LETTER.search(value_text):
+        return None  # `ANSWER:` alone: the line after it is read by the answer-line rule
+    value = number_in_words(value_text)
+    return NOT_A_NUMBER_IN_WORDS if value is None else (value, last.group(0).strip())
+
+
+def box_in_asked_unit(
+    reader: Reader, spans: list[tuple[int, int]], question: str | None
+) -> tuple[int, int] | None:
+    """Of the last two boxes, the one in the unit the question asks for, when they state one
+    quantity in two units (`\\boxed{2} hours or \\boxed{120} minutes`); else ``None``."""
+    if not question or len(spans) < 2:
+        return None
+    (first_start, first_end), (second_start, second_end) = spans[-2], spans[-1]
+    text = reader.text
+    if second_start - first_end > _BOX_GAP:
+        return None
+    one = reader.value_of(text[first_start:first_end])
+    other = reader.value_of(text[second_start:second_end])
+    if one is None or other is None or one == other or min(abs(one), abs(other)) == 0:
+        return None
+    small, large = sorted((abs(one), abs(other)))
+    if large / small not in UNIT_FACTORS:
+        return None
+    sentences = _SENTENCE_BREAK.split(question[:_QUESTION_LIMIT])
+    asked = " ".join(sentence for sentence in sentences if "?" in sentence).lower()
+    units = [_unit_of(text, start, end) for start, end in spans[-2:]]
+    hits = [unit is not None and _names_unit(asked, unit) for unit in units]
+    if hits[0] == hits[1]:
+        return None
+    return spans[-2] if hits[0] else spans[-1]
+
+
+def _unit_of(text: str, start: int, end: int) -> str | None:
+    """The unit word written inside a box after its number, or right after the box."""
+    digits = list(_DIGIT.finditer(text, start, end))
+    inside = _UNIT_WORD.match(text, digits[-1].end(), end) if digits else None
+    if inside is not None:
+        return inside.group("unit").lower()
+    after = _UNIT_WORD.match(text, end, end + 40)
+    return after.group("unit").lower() if after else None
+
+
+def _names_unit(asked: str, unit: str) -> bool:
+    stem = unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
+    return re.search(rf"\b{re.escape(stem)}", asked) is not None

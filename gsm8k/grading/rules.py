@@ -1,0 +1,215 @@
+"""The explicit answer rules: an ``ANSWER:`` line, a JSON field, an ``<answer>`` tag, a ``####``
+line, a ``\\boxed{}`` and a final ``A:`` line (rules 1–5 and 7 of :mod:`gsm8k.grading.extract`,
+which tries them in order with the answer phrases and the last-number fallback).
+
+Each finder takes a :class:`~gsm8k.grading.reader.Reader` and returns what it found, ``None`` when
+its mark is absent, or a :class:`NoAnswer` when the mark is there and states no number.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading
+from gsm8k.grading.reader import Found, Reader
+
+NOT_A_NUMBER_BOXED = "the final \\boxed{} answer holds no number"
+
+_NEXT_LINE_LIMIT = 80
+"""A value alone on the line after ``ANSWER:`` is at most this long."""
+_BOXED_LIMIT = 500
+"""Longer ``\\boxed{…}`` contents are not an answer (and are not read)."""
+
+# Markdown and list decoration models put around the keyword: **ANSWER:**, ### Answer:, > ANSWER:
+DECORATION = r"[ \t*_#>`-]*"
+ANSWER_LINE = re.compile(
+    rf"^{DECORATION}answer{DECORATION}[:：][ \t*_`]*(?P<value>[^\n]*)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_HASH_LINE = re.compile(r"####[ \t]*(?P<value>[^\n]*)")
+_JSON_ANSWER = re.compile(
+    r"[\"'](?:final[_ ])?answer[\"'][ \t]*:[ \t]*"
+    r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*))",
+    re.IGNORECASE,
+)
+_ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]*)", re.IGNORECASE)
+_A_LINE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<value>[^\n]*)")
+# Only ever applied to lines of at most _NEXT_LINE_LIMIT characters.
+_NUMBER_ONLY = re.compile(r"(?:\\boxed|[*_`$\\()\[\]{}.,%£€\s-])*\d[*_`$\\()\[\]{}.,%£€\s\d-]*")
+_NEXT_LINE = re.compile(r"(?:[ \t]*\n)+[ \t]*(?P<line>[^\n]*)")
+_FIRST_DIGIT = re.compile(r"\d")
+_LETTER = re.compile(r"[^\W\d_]")
+_LIST_ITEM = re.compile(r"[ \t*_]*\d{1,2}[.)][ \t]+\S")
+_FINAL_ANSWER = re.compile(r"final[ \t]+answer", re.IGNORECASE)
+_WORKING_LINE = re.compile(r"\n[^\n\d]*\d")  # a later line with a number in it
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+
+
+class NoAnswer(str):
+    """A rule found the final answer and it is not a number: the search ends with no answer."""
+
+
+def _last_with_value(pattern: re.Pattern[str], reader: Reader) -> Found | None:
+    for match in reversed(list(pattern.finditer(reader.text))):
+        found = _answer_line_value(match, reader)
+        if found is not None:
+            return found
+    return None
+
+
+def _answer_line_value(match: re.Match[str], reader: Reader) -> Found | None:
+    snippet = (match.group("value") or "").strip()
+    if not snippet:
+        # `ANSWER:` alone on its line, the number alone on the next one.
+        following = _NEXT_LINE.match(reader.text, match.end())
+        line = following.group("line").strip() if following else ""
+        snippet = line if len(line) <= _NEXT_LINE_LIMIT and _is_number_only(line) else ""
+    value = reader.value_of(snippet)
+    return None if value is None else (value, match.group(0).strip())
+
+
+def _is_number_only(line: str) -> bool:
+    """Whether a short line holds a number and nothing but markup around it."""
+    return _NUMBER_ONLY.fullmatch(line) is not None
+
+
+def find_answer_line(reader: Reader) -> Found | NoAnswer | None:
+    text = reader.text
+    lines = list(ANSWER_LINE.finditer(text))
+    if not lines:
+        return None
+    later = _LaterMarks(text)
+    for index, match in enumerate(reversed(lines)):
+        value = match.group("value")
+        explains = _opens_explanation(value)
+        if explains and later.heads_working(match):
+            return None  # the final value comes later: the boxed or fallback rules read it
+        if index == 0:
+            # The last answer line is the model's final statement: an expression (`x - 14`) or
+            # two values (`18 or 20`) are not one number.
+            refused = reader.refusal(value.strip())
+            if refused is not None:
+                return NoAnswer(refused)
+            computed = reader.computed_value(value.strip()) if explains else None
+            if computed is not None:
+                # `Answer: Tom's age 10 years from now is 54.`: 10 restates the question.
+                return computed, match.group(0).strip()
+        found = _answer_line_value(match, reader)
+        if found is not None:
+            return found
+    return None
+
+
+class _LaterMarks:
+    """Where a text's final-answer marks are, found in one pass each, so that asking about every
+    ``Answer:`` line stays linear however many there are."""
+
+    def __init__(self, text: str) -> None:
+        self.last_boxed = text.rfind("\\boxed")
+        self.last_final = max((m.start() for m in _FINAL_ANSWER.finditer(text)), default=-1)
+        self.working_lines = [m.start() for m in _WORKING_LINE.finditer(text)]
+
+    def heads_working(self, line: re.Match[str]) -> bool:
+        """Whether an explanation-opening ``Answer:`` line is a heading over working.
+
+        `Answer: Janet's ducks lay 16 eggs … \\boxed{18}` states its answer last: the boxed
+        value (or a final-answer line, or the last number of the working below) is the answer,
+        not the first number of the opening sentence. A one-line answer in words
+        (`ANSWER: She makes 18 dollars.`) is still read from its line, whatever chatter follows.
+        """
+        if self.last_boxed >= line.start("value") or self.last_final >= line.end():
+            return True
+        later_lines = len(self.working_lines) - bisect_right(self.working_lines, line.end() - 1)
+        return later_lines >= _WORKING_LINES
+
+
+_SENTENCE_LETTERS = 25
+"""Letters in an answer line's text from which it is a sentence, not a value with its unit."""
+_WORKING_LINES = 2
+"""Later lines with numbers in them that make an explanation-opening ``Answer:`` line a heading."""
+
+
+def _opens_explanation(value: str) -> bool:
+    """Whether an answer line's text is a sentence of working rather than a stated value.
+
+    It is when words come before its first number, or when it runs on as a sentence
+    (`2つの列車が…を計算します。`, `В 1 долларовом магазине…`) rather than a value with its unit.
+    """
+    if _LIST_ITEM.match(value):
+        return True  # `Answer: 1. Monday: 8 hours`: the first step of a list, not a value
+    prose = _LATEX_COMMAND.sub(" ", value)
+    first_digit = _FIRST_DIGIT.search(prose)
+    before = prose[: first_digit.start()] if first_digit else prose
+    # Letters are counted one by one: vowel signs of Indic scripts are marks, not letters.
+    return len(_LETTER.findall(before)) >= 2 or len(_LETTER.findall(prose)) >= _SENTENCE_LETTERS
+
+
+def find_json(reader: Reader) -> Found | None:
+    text = reader.text
+    for match in reversed(list(_JSON_ANSWER.finditer(text))):
+        snippet = match.group("double") or match.group("single") or match.group("bare") or ""
+        value = reader.value_of(snippet.strip())
+        if value is not None:
+            return value, match.group(0).strip()
+    return None
+
+
+def find_answer_tag(reader: Reader) -> Found | None:
+    return _last_with_value(_ANSWER_TAG, reader)
+
+
+def find_hash_line(reader: Reader) -> Found | None:
+    closing = closing_hash(reader)
+    if closing is not None:
+        return closing  # a closing `## 20` heading that is only a number
+    for match in reversed(list(_HASH_LINE.finditer(reader.text))):
+        if is_heading(match.group("value")):
+            continue  # `#### Cost of Bread`, `#### Step 2: …`: a markdown heading
+        found = _answer_line_value(match, reader)
+        if found is not None:
+            return found
+    return None
+
+
+def find_boxed(reader: Reader) -> Found | NoAnswer | None:
+    spans = boxed_spans(reader.text)
+    if not spans:
+        return None
+    start, end = box_in_asked_unit(reader, spans, reader.question_text) or spans[-1]
+    content = reader.text[start:end]
+    value = reader.value_of(content)
+    if value is None:
+        # `\\boxed{vingt pour cent}`, `\\boxed{?}`, `\\boxed{x - 14}`: the final boxed answer is
+        # not a number, and a number from the working before it is not what the model delivered.
+        return NoAnswer(reader.refusal(content) or NOT_A_NUMBER_BOXED)
+    return value, f"\\boxed{{{content}}}"
+
+
+def find_a_line(reader: Reader) -> Found | None:
+    text = reader.text.rstrip()
+    last_line_start = text.rfind("\n") + 1
+    match = _A_LINE.fullmatch(text, last_line_start)
+    if match is None:
+        return None
+    value = reader.value_of(match.group("value"))
+    return None if value is None else (value, match.group(0).strip())
+
+
+def boxed_spans(text: str) -> list[tuple[int, int]]:
+    """Content spans of every closed ``\\boxed{...}``, nested braces (``1{,}234``) kept intact.
+
+    One pass with a stack, so ``\\boxed{`` repeated thousands of times without closing costs
+    linear time; contents longer than :data:`_BOXED_LIMIT` are not answers and are skipped.
+    """
+    spans: list[tuple[int, int]] = []
+    stack: list[tuple[bool, int]] = []
+    for brace in re.finditer(r"\\boxed[ \t]*\{|[{}]", text):
+        if brace.group(0) != "}":
+            stack.append((brace.group(0) != "{", brace.end()))
+        elif stack:
+            boxed, start = stack.pop()
+            if boxed and brace.start() - start <= _BOXED_LIMIT:
+                spans.append((start, brace.start()))
+    spans.sort()
+    return spans

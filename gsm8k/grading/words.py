@@ -1,0 +1,76 @@
+"""English numbers written in words (``eighteen``, ``twenty-five``, ``one hundred and five``).
+
+Read only where a final answer is stated in words and holds no digit (``ANSWER: eighteen``,
+``\\boxed{twelve}``): there the words are the answer, and a number of the working before them is
+not. Elsewhere words are never read as numbers (``one of them``, ``each one``).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+_UNITS += ["eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"]
+_UNITS += ["eighteen", "nineteen"]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+SMALL_NUMBER_WORDS: dict[str, int] = {word: value for value, word in enumerate(_UNITS)}
+SMALL_NUMBER_WORDS.update({word: 20 + 10 * index for index, word in enumerate(_TENS)})
+"""Number words that stand for one value on their own."""
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_WORDS_LIMIT = 40
+"""Most words one number may span (a bound that keeps reading linear)."""
+_WORD = re.compile(r"[A-Za-z]+")
+_GAP = re.compile(r"[ \t-]*")
+_MINUS = re.compile(r"(?:minus|negative)[ \t]+$", re.IGNORECASE)
+
+
+def number_in_words(text: str) -> Decimal | None:
+    """The first English number written in words in ``text``, or ``None`` when there is none.
+
+    ``a hundred`` and ``a dozen`` count; a number word inside a longer word (``someone``) does
+    not. ``minus``/``negative`` before it makes it negative.
+    """
+    words = list(_WORD.finditer(text))
+    for index, word in enumerate(words):
+        if _value_word(word.group(0)):
+            value = _read_from(text, words, index)
+            negative = _MINUS.search(text, max(0, word.start() - 12), word.start())
+            return -value if negative else value
+    return None
+
+
+def _value_word(word: str) -> bool:
+    lowered = word.lower()
+    return lowered in SMALL_NUMBER_WORDS or lowered in _SCALES or lowered == "dozen"
+
+
+def _read_from(text: str, words: list[re.Match[str]], start: int) -> Decimal:
+    """The value of the run of number words from ``words[start]`` on (`a hundred` is 100)."""
+    total, current = 0, 0
+    before = words[start - 1].group(0).lower() if start > 0 else ""
+    if before == "a" and words[start].group(0).lower() in (*_SCALES, "dozen"):
+        current = 1
+    previous_end, after_scale = None, False
+    for word in words[start : start + _WORDS_LIMIT]:
+        lowered = word.group(0).lower()
+        if previous_end is not None:
+            gap = text[previous_end : word.start()]
+            if lowered == "and" and after_scale and _GAP.fullmatch(gap):
+                previous_end = word.end()  # `one hundred and five`, never `three and four`
+                continue
+            if not _GAP.fullmatch(gap):
+                break
+        if lowered in SMALL_NUMBER_WORDS:
+            current += SMALL_NUMBER_WORDS[lowered]
+        elif lowered == "dozen":
+            current = (current or 1) * 12
+        elif lowered == "hundred":
+            current = (current or 1) * 100
+        elif lowered in _SCALES:
+            total += (current or 1) * _SCALES[lowered]
+            current = 0
+        else:
+            break
+        previous_end, after_scale = word.end(), lowered in _SCALES
+    return Decimal(total + current)
