@@ -22,7 +22,7 @@ TEXTS = ["<|im_start|>think16 - 7 = 9\n<|im_start|>answer\n\\boxed{18}", "Final 
 
 def test_shipped_labels_hold_no_model_output() -> None:
     records = [json.loads(line) for line in gzip.decompress(build.LABELS.read_bytes()).splitlines()]
-    assert len(records) == 1078 and sum(r["label"] for r in records) == 861
+    assert len(records) == 1078 and sum(r["label"] for r in records) == 881
     assert all(set(r) == FIELDS for r in records)
     assert all(len(r["sha256"]) == 64 and r["source_line"] == r["test_index"] + 1 for r in records)
     # Labels' reasons quote at most a few words of an answer, never the text.
