@@ -87,8 +87,8 @@ for _row_id in (
 # Loops after a delivered answer whose every copy restates the same value (every \\boxed{} in
 # the text holds the gold): delivered, by the loop policy of docs/grading.md.
 _SAME_VALUE_LOOP = (
-    "a loop after a delivered \\boxed{} answer restates or regenerates the same value in every "
-    "copy: delivered (docs/grading.md, loop policy)"
+    "a loop after a delivered \\boxed{} answer restates its value in every "
+    "copy: delivered (loop policy)"
 )
 for _row_id in (
     "14B_NxN/de/s1_infer_8000_en/101",
