@@ -16,10 +16,12 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import socket
 import socketserver
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -245,12 +247,19 @@ def test_resource_attacks_end_as_that_samples_failure(
     answer_key: AnswerKey, through: str, tmp_path: Path
 ) -> None:
     names = [*RESOURCE_ATTACKS, *HONEST]
+    free_before = shutil.disk_usage(tempfile.gettempdir()).free
     scores = run_attacks(answer_key, names, through, tmp_path)
     for name in RESOURCE_ATTACKS:
         assert scores[name].value["accuracy"] == 0.0, (name, scores[name].explanation)
     for name in HONEST:
         assert scores[name].value["accuracy"] == 1.0, (name, scores[name].explanation)
     assert not survivors(answer_key.token)
+    # The source arrives on a read-only pipe: no call reserved space anywhere (-2, not -1), and
+    # the evaluator's temporary disk lost nothing like the 2 GB asked for.
+    assert scores["reserves-disk-through-stdin"].answer == "-2", scores[
+        "reserves-disk-through-stdin"
+    ].explanation
+    assert free_before - shutil.disk_usage(tempfile.gettempdir()).free < 1 << 30
     if through == "pal":
         flood = scores["a-gibibyte-of-stdout"].metadata
         assert flood["output_dropped_bytes"] > 1 << 29 and len(flood["stdout"]) <= 2000
