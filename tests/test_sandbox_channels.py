@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from gsm8k.execution import image, seccomp
-from gsm8k.execution.isolation import sandbox_image, unavailable_reason
+from gsm8k.execution.isolation import Isolation, sandbox_image, unavailable_reason
 from gsm8k.execution.runner import ExecutionResult, Limits, run_program
 from gsm8k.execution.seccomp import SYSCALLS
 
@@ -102,12 +102,14 @@ def evict(path: str) -> None:
         os.close(descriptor)
 
 
-def send_and_receive(path: str, first: int, bits: list[int], **how: str) -> dict[str, object]:
+def send_and_receive(
+    path: str, first: int, bits: list[int], isolation: Isolation = "bwrap"
+) -> dict[str, object]:
     """Run the writer, then the reader, each as its own program; what the reader recovered."""
     values = {"path": path, "first": first, "stride": STRIDE, "page": PAGE}
-    written = run_program(WRITER.format(bits=bits, **values), LIMITS, **how)  # type: ignore[arg-type]
+    written = run_program(WRITER.format(bits=bits, **values), LIMITS, isolation)
     assert written.status == "ok", written
-    read = run_program(READER.format(count=len(bits), **values), LIMITS, **how)  # type: ignore[arg-type]
+    read = run_program(READER.format(count=len(bits), **values), LIMITS, isolation)
     assert read.status == "ok", read
     received: dict[str, object] = json.loads(read.stdout)
     return received
@@ -229,8 +231,9 @@ def test_the_program_reads_its_source_from_a_read_only_pipe() -> None:
         "print(found)\n"
         "ans = 1\n"
     )
-    for how in ("bwrap", "process"):
-        result = run_program(program, LIMITS, isolation=how)  # type: ignore[arg-type]
+    ways: tuple[Isolation, ...] = ("bwrap", "process")
+    for how in ways:
+        result = run_program(program, LIMITS, isolation=how)
         assert result.status == "ok", result
         assert result.stdout.strip() == "[True, 'EBADF', 'EBADF', 'EBADF']", (how, result)
 
