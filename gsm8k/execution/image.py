@@ -51,8 +51,8 @@ LEFT_OUT = frozenset(
 GUI toolkits. ``site-packages`` appears as an empty directory."""
 LEFT_OUT_PREFIXES = ("config-", "_tkinter")
 """The static library and build files (``config-3.11-x86_64-linux-gnu``), Tk's extension."""
-MOUNT_POINTS = ("proc", "dev", "scratch")
-"""Empty directories bubblewrap mounts the sandbox's own ``/proc``, ``/dev`` and scratch on."""
+MOUNT_POINTS = ("dev", "scratch")
+"""Empty directories bubblewrap mounts the sandbox's own ``/dev`` and scratch on."""
 _MS_RDONLY, _MS_REMOUNT, _MNT_DETACH = 1, 32, 2
 _LDD_PATH = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x[0-9a-f]+\)")
 

@@ -180,8 +180,9 @@ def bwrap_command(
     # with other sandboxes (see gsm8k.execution.image). It is read-only, as is /dev below.
     image = runtime_image(runtime.executable, runtime.stdlib, available_packages())
     command += ["--ro-bind", str(image.root), "/"]
+    # No /proc: its global files (/proc/stat's fork count, vmstat, meminfo, /proc/sys) are
+    # counters that one sandbox can advance and the next read; the program needs none of them.
     command += [
-        "--proc", "/proc",
         "--dev", "/dev",
         "--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", SCRATCH,
         # Only the scratch tmpfs is writable: /dev is a tmpfs too, with no size limit, owned by
