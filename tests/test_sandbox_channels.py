@@ -294,6 +294,10 @@ found = {{
     "ofd-lock": attempt(lambda: fcntl.fcntl(shared, 37, bytes(32))),
     "lease": attempt(lambda: fcntl.fcntl(shared, 1024, fcntl.F_RDLCK)),
     "dnotify": attempt(lambda: fcntl.fcntl(directory, 1026, 1)),
+    "pipe": attempt(os.pipe),
+    "memfd": attempt(lambda: os.memfd_create("note")),
+    "pidfd": attempt(lambda: os.pidfd_open(os.getpid())),
+    "mq_open": call("mq_open", 0, 0, 0, 0),
 }}
 allowed = {{
     "madvise-dontneed": call("madvise", address, 1 << 16, 4),
