@@ -350,3 +350,29 @@ def test_a_concurrent_sandbox_cannot_watch_the_shared_runtime() -> None:
     watcher.join()
     assert results["t"].status == "ok", results["t"]
     assert results["w"].status == "ok" and results["w"].stdout.strip() == "EPERM", results["w"]
+
+
+@pytest.mark.skipif(
+    image._filesystem_type(image.SHARED_MEMORY) != "tmpfs", reason="/dev/shm is not a tmpfs here"
+)
+def test_without_a_mount_of_its_own_the_image_goes_to_shared_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not root, or root where mounting is refused (a container without CAP_SYS_ADMIN).
+    monkeypatch.setattr(image, "_mount_tmpfs", lambda target: False)
+    directory, mounted = image._location()
+    try:
+        assert not mounted and directory.parent == image.SHARED_MEMORY
+        assert directory.name.startswith(f"{image.IMAGE_PREFIX}{os.getpid()}-")
+        assert directory.stat().st_mode & 0o777 == 0o755 and not any(directory.iterdir())
+    finally:
+        directory.rmdir()
+
+
+def test_with_no_tmpfs_at_all_the_sandbox_is_unavailable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(image, "_mount_tmpfs", lambda target: False)
+    monkeypatch.setattr(image, "SHARED_MEMORY", tmp_path / "no-shm")
+    with pytest.raises(image.ImageUnavailable, match="no tmpfs"):
+        image._location()
