@@ -186,7 +186,11 @@ def in_evaluator(function: Any, *arguments: Any) -> Any:
     """Call ``function`` in a fresh evaluator process whose initial environment (what
     ``/proc/<pid>/environ`` shows) holds ``GSM8K_DATA_DIR``, as a user's shell would set it."""
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(function, arguments)
+        result = pool.apply(function, arguments)
+        # A worker that exits by itself removes its sandbox image; terminate() would leave it.
+        pool.close()
+        pool.join()
+        return result
 
 
 def run_attacks(key: AnswerKey, names: list[str], through: str, tmp_path: Path) -> dict[str, Score]:
