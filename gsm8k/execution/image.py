@@ -6,9 +6,10 @@ cache between sandboxes: which pages of a host file are in memory outlives a san
 one reads it back exactly, without timing, from its own counters (major page faults, blocks read
 in ``getrusage`` or ``/proc/self/io``). An earlier red team passed notes from one sample to the
 next that way. So the sandbox sees no host file at all. Its root is this image: a tmpfs holding
-copies of the interpreter, its standard library (minus its test suite and GUI toolkits), the shared
-libraries those load (their ``ldd`` closure, at the paths the loader looks for them), and the
-program packages under :data:`~gsm8k.execution.packages.PACKAGES_ROOT`. Every page of a tmpfs
+copies of the interpreter, its standard library (minus its test suite and GUI toolkits), the
+shared libraries those load (their ``ldd`` closure, at the paths the loader looks for them), the
+C.UTF-8 locale where the C library keeps it in a file, and the program packages under
+:data:`~gsm8k.execution.packages.PACKAGES_ROOT`. Every page of a tmpfs
 is in memory from the moment it is written and stays there (the image's own tmpfs is mounted
 ``noswap`` where the kernel has that option), so a sandbox cannot change which pages are resident
 and reading them never costs a major fault or a block read, whatever ran before.
@@ -51,6 +52,8 @@ LEFT_OUT = frozenset(
 GUI toolkits. ``site-packages`` appears as an empty directory."""
 LEFT_OUT_PREFIXES = ("config-", "_tkinter")
 """The static library and build files (``config-3.11-x86_64-linux-gnu``), Tk's extension."""
+LOCALE = Path("/usr/lib/locale/C.utf8")
+"""The sandbox's ``LANG=C.UTF-8``: built into the C library since glibc 2.35, a directory before."""
 MOUNT_POINTS = ("dev", "scratch")
 """Empty directories bubblewrap mounts the sandbox's own ``/dev`` and scratch on."""
 _MS_RDONLY, _MS_REMOUNT, _MNT_DETACH = 1, 32, 2
@@ -282,6 +285,8 @@ def build(root: Path, executable: str, stdlib: str, packages: tuple[Package, ...
     for library in shared_libraries(binaries):
         if not library.startswith(tuple(c.rstrip("/") + "/" for c in copied)):
             _copy_file(root, library)
+    if LOCALE.is_dir():
+        _copy_tree(LOCALE, _directory(root, str(LOCALE)))
     for name in MOUNT_POINTS:
         _directory(root, f"/{name}")
 
