@@ -31,6 +31,8 @@ from gsm8k.execution.isolation import (
 )
 from gsm8k.execution.runner import ExecutionResult, Limits, run_program
 from gsm8k.execution.seccomp import SYSCALLS
+from gsm8k.task import gsm8k
+from tests.scripted import run_eval, scripted_model
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux") or seccomp.machine() is None,
@@ -376,3 +378,37 @@ def test_with_no_tmpfs_at_all_the_sandbox_is_unavailable(
     monkeypatch.setattr(image, "SHARED_MEMORY", tmp_path / "no-shm")
     with pytest.raises(image.ImageUnavailable, match="no tmpfs"):
         image._location()
+
+
+def test_in_a_pal_eval_a_later_sample_reads_nothing_from_page_residency(
+    mini_data: Path, tmp_path: Path
+) -> None:
+    """The residency attack as a model would run it: the first sample's program writes the note,
+    the second's (one sample at a time, so strictly later) reads it back as its answer."""
+    found = run_program(BIGGEST_FILE, LIMITS)
+    assert found.status == "ok" and found.value is not None, found
+    path, size = found.stdout.strip(), int(found.value)
+    if os.path.isfile(path):
+        evict(path)
+    values = {"path": path, "first": size // PAGE // 2 - BITS * STRIDE // 2, "stride": STRIDE}
+    sent = secret()
+    writer = WRITER.format(bits=sent, page=PAGE, **values)
+    reader = READER.format(count=BITS, page=PAGE, **values) + (
+        "def solution():\n    return int(''.join(map(str, seen)), 2) + (1 << 200) * faults\n"
+    )
+    replies = {
+        "Janet": f"```python\n{writer}\ndef solution():\n    return 0\n```",
+        "robe": f"```python\n{reader}\n```",
+    }
+    log = run_eval(
+        gsm8k(dataset=str(mini_data), fewshot=0, mode="pal"),
+        scripted_model(replies),
+        log_dir=str(tmp_path),
+        limit=2,
+        max_samples=1,
+    )
+    assert log.status == "success", log.error
+    answer = next(s for s in log.samples if "robe" in str(s.input)).scores["pal_grader"].answer
+    assert answer is not None and int(answer) < 1 << BITS, answer  # no major fault counted
+    received = [int(bit) for bit in format(int(answer), f"0{BITS}b")]
+    assert agreement(sent, received) <= 80, received
