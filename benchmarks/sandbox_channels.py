@@ -2,15 +2,14 @@
 
     python -m benchmarks.sandbox_channels [--pairs 30]
 
-Counters that every process on the machine shares, as a sandbox still reads them: the inode
-number of its stdin (a pipe the runner made: one machine-wide counter for pipes and sockets,
-handed out per CPU in batches) and ``sysinfo(2)``'s process count and free memory. A note passes
+The one machine-wide counter a sandbox still reads: the inode number of its stdin (a pipe the
+runner made; one counter for pipes and sockets, handed out per CPU in batches). A note passes
 through such a counter if a program can advance it and its drift between one sandbox and the next
-is predictable. Runs ``--pairs`` pairs of sandboxes back to back, each reading every counter and
-trying to advance the inode counters (a pipe, a memfd: refused by the filter), and prints per
-counter the most common drift from the first to the second, how often it occurred (the share of
-notes a receiver who knows that drift would decode exactly, could a writer set the counter), and
-the range.
+is predictable. Runs ``--pairs`` pairs of sandboxes back to back; each reads the counter and tries
+to advance it or read other totals (a pipe, a memfd, ``sysinfo(2)``: all refused by the filter).
+Prints per value the most common drift from the first sandbox to the second, how often it
+occurred (the share of notes a receiver who knows that drift would decode exactly, could a writer
+set the counter), and the range.
 """
 
 from __future__ import annotations
@@ -31,16 +30,14 @@ class SysInfo(ctypes.Structure):
                 ("totalswap", ctypes.c_ulong), ("freeswap", ctypes.c_ulong),
                 ("procs", ctypes.c_ushort), ("pad", ctypes.c_char * 22)]
 info = SysInfo()
-ctypes.CDLL(None).sysinfo(ctypes.byref(info))
-advanced = []
+made = int(ctypes.CDLL(None).sysinfo(ctypes.byref(info)) == 0)
 for make in (os.pipe, lambda: os.memfd_create("note")):
     try:
         make()
-        advanced.append(1)
+        made += 1
     except OSError:
-        advanced.append(0)
-print(json.dumps({"stdin pipe inode": os.fstat(0).st_ino, "sysinfo processes": info.procs,
-                  "sysinfo free MiB": info.freeram >> 20, "pipes/memfds made": sum(advanced)}))
+        pass
+print(json.dumps({"stdin pipe inode": os.fstat(0).st_ino, "calls that worked": made}))
 ans = 1
 """
 

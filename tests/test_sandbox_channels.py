@@ -300,6 +300,7 @@ found = {{
     "memfd": attempt(lambda: os.memfd_create("note")),
     "pidfd": attempt(lambda: os.pidfd_open(os.getpid())),
     "mq_open": call("mq_open", 0, 0, 0, 0),
+    "sysinfo": call("sysinfo", ctypes.addressof(ctypes.create_string_buffer(128))),
 }}
 allowed = {{
     "madvise-dontneed": call("madvise", address, 1 << 16, 4),

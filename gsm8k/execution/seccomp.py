@@ -5,7 +5,8 @@ Namespaces cut a program off from the evaluator's files, processes and network, 
 state is shared by every process on the machine whatever its namespaces: the key rings (keys
 outlive the process that made them, and ``/proc/key-users`` shows every user's key count, so one
 sample could leave a number for a later one), the inode numbers new pipes, sockets, message
-queues, memfds and pidfds get (machine-wide counters: no pipes or sockets inside), new user
+queues, memfds and pidfds get (machine-wide counters: no pipes or sockets inside), the load
+average, free memory and process count ``sysinfo`` reports, new user
 namespaces (a program regains capabilities inside one and reaches kernel code
 that is otherwise root-only), io_uring, ptrace, bpf, perf events, userfaultfd, page-cache
 probes (``preadv2`` with ``RWF_NOWAIT``, ``mincore``, ``cachestat``) and hints that read ahead,
@@ -99,6 +100,9 @@ DENIED = (
     # stands (the runner's pipes on stdin and stdout show it without any call).
     "pipe", "pipe2", "socket", "socketpair", "mq_open", "memfd_create", "memfd_secret",
     "pidfd_open",
+    # Machine-wide totals (load average, free memory, process count): one sandbox moves them,
+    # a concurrent one reads them, and the load average stays raised for minutes after.
+    "sysinfo",
     # Mounts and the root directory.
     "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen", "fsconfig",
     "fsmount", "fspick", "mount_setattr",
@@ -133,7 +137,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "readahead": 187, "process_madvise": 440, "move_pages": 279, "migrate_pages": 256,
         "mbind": 237, "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
         "flock": 73, "pipe": 22, "pipe2": 293, "mq_open": 240, "memfd_create": 319,
-        "memfd_secret": 447, "pidfd_open": 434,
+        "memfd_secret": 447, "pidfd_open": 434, "sysinfo": 99,
     },
     "aarch64": {
         "socket": 198, "socketpair": 199, "clone": 220, "clone3": 435, "unshare": 97,
@@ -153,7 +157,7 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "fadvise64": 223, "readahead": 213, "process_madvise": 440, "move_pages": 239,
         "migrate_pages": 238, "mbind": 235, "inotify_init1": 26, "inotify_add_watch": 27,
         "flock": 32, "pipe2": 59, "mq_open": 180, "memfd_create": 279, "memfd_secret": 447,
-        "pidfd_open": 434,
+        "pidfd_open": 434, "sysinfo": 179,
     },
 }  # fmt: skip
 ARCHITECTURES = {"x86_64": AUDIT_ARCH_X86_64, "aarch64": AUDIT_ARCH_AARCH64}
