@@ -115,7 +115,7 @@ def main() -> int:
 def sandbox_libc() -> str:
     """The C library's path as the sandbox sees it."""
     found = run_program(
-        "import ctypes.util, os\n"
+        "import os\n"
         "for folder in ('/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64',\n"
         "               '/usr/lib', '/lib'):\n"
         "    path = os.path.join(folder, 'libc.so.6')\n"
