@@ -13,7 +13,6 @@ from gsm8k.execution.container import COMPOSE_FILE
 from gsm8k.execution.packages import (
     PACKAGES_ROOT,
     available_packages,
-    bind_arguments,
     describe,
     program_packages,
 )
@@ -92,8 +91,7 @@ def test_only_the_packages_are_visible_and_read_only() -> None:
     assert found["write"] == 30  # EROFS
 
 
-def test_no_packages_means_no_mounts() -> None:
-    assert bind_arguments(()) == []
+def test_the_prompt_names_the_packages_found() -> None:
     assert describe([]) == "the standard library"
     assert describe(["numpy", "sympy"]) == "the standard library, numpy and sympy"
 

@@ -16,10 +16,12 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import socket
 import socketserver
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -184,7 +186,11 @@ def in_evaluator(function: Any, *arguments: Any) -> Any:
     """Call ``function`` in a fresh evaluator process whose initial environment (what
     ``/proc/<pid>/environ`` shows) holds ``GSM8K_DATA_DIR``, as a user's shell would set it."""
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(function, arguments)
+        result = pool.apply(function, arguments)
+        # A worker that exits by itself removes its sandbox image; terminate() would leave it.
+        pool.close()
+        pool.join()
+        return result
 
 
 def run_attacks(key: AnswerKey, names: list[str], through: str, tmp_path: Path) -> dict[str, Score]:
@@ -245,12 +251,19 @@ def test_resource_attacks_end_as_that_samples_failure(
     answer_key: AnswerKey, through: str, tmp_path: Path
 ) -> None:
     names = [*RESOURCE_ATTACKS, *HONEST]
+    free_before = shutil.disk_usage(tempfile.gettempdir()).free
     scores = run_attacks(answer_key, names, through, tmp_path)
     for name in RESOURCE_ATTACKS:
         assert scores[name].value["accuracy"] == 0.0, (name, scores[name].explanation)
     for name in HONEST:
         assert scores[name].value["accuracy"] == 1.0, (name, scores[name].explanation)
     assert not survivors(answer_key.token)
+    # The source arrives on a read-only pipe: no call reserved space anywhere (-2, not -1), and
+    # the evaluator's temporary disk lost nothing like the 2 GB asked for.
+    assert scores["reserves-disk-through-stdin"].answer == "-2", scores[
+        "reserves-disk-through-stdin"
+    ].explanation
+    assert free_before - shutil.disk_usage(tempfile.gettempdir()).free < 1 << 30
     if through == "pal":
         flood = scores["a-gibibyte-of-stdout"].metadata
         assert flood["output_dropped_bytes"] > 1 << 29 and len(flood["stdout"]) <= 2000

@@ -1,11 +1,11 @@
 """The operating-system sandbox for model-written programs: a bubblewrap command line.
 
-Each program gets its own mount namespace that holds only ``/usr`` and the interpreter's standard
-library (read-only) and an empty, size-capped tmpfs as its working directory; a fresh ``/proc``
-of its own PID namespace; empty network, IPC and UTS namespaces; no environment beyond ``PATH``,
-``HOME``, ``TMPDIR``, ``LANG`` and one-thread BLAS settings; no new privileges; numpy and sympy
-read-only where installed (:mod:`gsm8k.execution.packages`); the seccomp filter of
-:mod:`gsm8k.execution.seccomp`. The PID namespace is what makes the time
+Each program gets its own mount namespace whose root is the read-only in-memory runtime image of
+:mod:`gsm8k.execution.image` (the interpreter, its standard library, the libraries they load,
+numpy and sympy: no host file) and an empty, size-capped tmpfs as its working directory; a
+PID namespace of its own and no ``/proc``; empty network, IPC and UTS namespaces; no environment
+beyond ``PATH``, ``HOME``, ``TMPDIR``, ``LANG`` and one-thread BLAS settings; no new privileges;
+the seccomp filter of :mod:`gsm8k.execution.seccomp`. The PID namespace is what makes the time
 limit hold: when the runner kills bubblewrap, the namespace's first process dies with it
 (``--die-with-parent``) and the kernel kills every process left in the namespace, however it was
 started (``setsid``, double fork).
@@ -30,12 +30,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 from inspect_ai._util.error import PrerequisiteError
 
-from gsm8k.execution.packages import THREAD_ENVIRONMENT, available_packages, bind_arguments
+from gsm8k.execution.image import Image, ImageUnavailable, runtime_image
+from gsm8k.execution.packages import THREAD_ENVIRONMENT, available_packages
 from gsm8k.execution.seccomp import SeccompUnavailable, filter_descriptor
 
 SCRATCH = "/scratch"
@@ -59,27 +59,30 @@ SANDBOX_UIDS = 2_000_000_000
 
 @dataclass(frozen=True)
 class Runtime:
-    """The interpreter a sandbox runs and the paths it needs, as they are on this machine."""
+    """The interpreter a sandbox runs and its standard library, as they are on this machine."""
 
     executable: str
     stdlib: str
-    shared_library: str | None
 
 
 @functools.cache
 def python_runtime() -> Runtime:
     """The real interpreter under this one's base prefix (a venv's or pyenv's ``python`` is
-    a link or a shim), its standard library and, for shared builds, ``libpython``."""
+    a link or a shim) and its standard library (the shared libraries they load, ``libpython``
+    included, are found by :mod:`gsm8k.execution.image`)."""
     executable = os.path.realpath(sys.executable)
     stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
-    library = None
-    if sysconfig.get_config_var("Py_ENABLE_SHARED"):
-        candidate = Path(
-            str(sysconfig.get_config_var("LIBDIR")), str(sysconfig.get_config_var("LDLIBRARY"))
-        )
-        if candidate.is_file() and not str(candidate.resolve()).startswith("/usr/"):
-            library = str(candidate.resolve())
-    return Runtime(executable, stdlib, library)
+    return Runtime(executable, stdlib)
+
+
+def sandbox_image() -> Image:
+    """The in-memory runtime every sandbox's root is, made on first use (a few seconds).
+
+    Raises:
+        ImageUnavailable: where it cannot be made (the sandbox is then unavailable).
+    """
+    runtime = python_runtime()
+    return runtime_image(runtime.executable, runtime.stdlib, available_packages())
 
 
 def find_bwrap() -> str | None:
@@ -97,6 +100,11 @@ def _probe(bwrap: str) -> str | None:
         descriptor = filter_descriptor()
     except (SeccompUnavailable, OSError) as error:
         return f"the sandbox's seccomp filter cannot be made: {error}"
+    try:
+        sandbox_image()
+    except ImageUnavailable as error:
+        os.close(descriptor)
+        return f"the sandbox's in-memory runtime cannot be made: {error}"
     try:
         probe = subprocess.run(
             bwrap_command(bwrap, python_runtime(), ["-c", FILTER_PROBE], descriptor),
@@ -168,37 +176,18 @@ def bwrap_command(
         command += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         command += ["--unshare-user"]
-    command += ["--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "lib", "lib32", "lib64", "sbin"):
-        top = Path("/", name)
-        if top.is_symlink():
-            command += ["--symlink", os.readlink(top), str(top)]
-        elif top.is_dir():
-            command += ["--ro-bind", str(top), str(top)]
-    exposed = [runtime.executable, runtime.stdlib]
-    if runtime.shared_library is not None:
-        exposed.append(runtime.shared_library)
-    for path in exposed:
-        if path.startswith("/usr/"):
-            continue
-        # Parents are created world-traversable: on the host they may be private (/root).
-        for parent in reversed(Path(path).parents[:-1]):
-            command += ["--perms", "0755", "--dir", str(parent)]
-        command += ["--ro-bind", path, path]
-    # numpy and sympy (where installed): their own directories only, read-only.
-    command += bind_arguments(available_packages())
-    site_packages = os.path.join(runtime.stdlib, "site-packages")
-    if os.path.isdir(site_packages):
-        # Installed packages are not part of the sandbox's runtime: an empty read-only dir.
-        command += ["--tmpfs", site_packages, "--remount-ro", site_packages]
+    # The root is the in-memory image: no host file, so no page cache shared with the host or
+    # with other sandboxes (see gsm8k.execution.image). It is read-only, as is /dev below.
+    image = runtime_image(runtime.executable, runtime.stdlib, available_packages())
+    command += ["--ro-bind", str(image.root), "/"]
+    # No /proc: its global files (/proc/stat's fork count, vmstat, meminfo, /proc/sys) are
+    # counters that one sandbox can advance and the next read; the program needs none of them.
     command += [
-        "--proc", "/proc",
         "--dev", "/dev",
         "--perms", "1777", "--size", str(SCRATCH_BYTES), "--tmpfs", SCRATCH,
-        # Only the scratch tmpfs is writable: the root and /dev are tmpfs mounts too, with no
-        # size limit, owned by the program where bubblewrap made a user namespace.
+        # Only the scratch tmpfs is writable: /dev is a tmpfs too, with no size limit, owned by
+        # the program where bubblewrap made a user namespace.
         "--remount-ro", "/dev",
-        "--remount-ro", "/",
         "--chdir", SCRATCH,
         runtime.executable, "-I", "-S", *python_arguments,
     ]  # fmt: skip

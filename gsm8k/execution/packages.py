@@ -3,8 +3,9 @@
 Program-of-Thoughts style programs start with ``import numpy as np`` or use sympy to solve an
 equation; without them an honest, correct program fails on its first line. The sandbox still does
 not see the evaluator's site-packages: each of these packages' own directories (and the shared
-libraries numpy's wheel ships beside it) is bound read-only under :data:`PACKAGES_ROOT`, a
-directory of its own that the bootstrap puts on ``sys.path``. Nothing else installed is visible.
+libraries numpy's wheel ships beside it) is copied into the sandbox's read-only runtime image
+(:mod:`gsm8k.execution.image`) under :data:`PACKAGES_ROOT`, a directory of its own that the
+bootstrap puts on ``sys.path``. Nothing else installed is visible.
 Install them with ``pip install 'inspect-gsm8k[pal]'`` (numpy is already a dependency).
 """
 
@@ -74,18 +75,6 @@ def available_packages() -> tuple[Package, ...]:
                 version = "unknown"
             found.append(Package(name, version, tuple(directories)))
     return tuple(found)
-
-
-def bind_arguments(packages: tuple[Package, ...]) -> list[str]:
-    """bubblewrap arguments that show each package's directories read-only, and nothing else of
-    the site-packages they live in, under :data:`PACKAGES_ROOT`."""
-    if not packages:
-        return []
-    arguments = ["--perms", "0755", "--dir", "/opt", "--perms", "0755", "--dir", PACKAGES_ROOT]
-    for package in packages:
-        for directory in package.directories:
-            arguments += ["--ro-bind", str(directory), f"{PACKAGES_ROOT}/{directory.name}"]
-    return arguments
 
 
 def process_paths(packages: tuple[Package, ...]) -> list[str]:

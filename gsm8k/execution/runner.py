@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -34,6 +35,7 @@ from gsm8k.execution.isolation import (
     find_bwrap,
     python_runtime,
     sandbox_environment,
+    sandbox_image,
 )
 from gsm8k.execution.packages import PACKAGES_ROOT, available_packages, process_paths
 from gsm8k.execution.result_line import (
@@ -116,17 +118,46 @@ def bootstrap_arguments(
     return ["-c", BOOTSTRAP, json.dumps(settings)]
 
 
+def _feed(descriptor: int, data: bytes) -> None:
+    """Write ``data`` to the pipe ``descriptor`` and close it (the program gone: stop early)."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view) :]
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def source_pipe(code: str) -> int:
+    """The read end of a pipe that delivers ``code`` and then end-of-file (a thread writes it;
+    once the caller and the program close the read end it ends, whatever was read).
+
+    A pipe, not a file: the program's stdin must not be something it can write, grow or reserve
+    space on. An earlier runner passed a read-write temporary file on the evaluator's disk, and
+    ``fallocate(FALLOC_FL_KEEP_SIZE)`` on stdin reserved gigabytes there past every size limit.
+    """
+    read_end, write_end = os.pipe()
+    data = code.encode("utf-8", "replace")
+    threading.Thread(target=_feed, args=(write_end, data), daemon=True).start()
+    return read_end
+
+
 def run_program(
     code: str, limits: Limits = DEFAULT_LIMITS, isolation: Isolation = "bwrap"
 ) -> ExecutionResult:
     """Run ``code`` and return its outcome; nothing the program does raises here.
 
     Raises:
-        RuntimeError: when ``isolation="bwrap"`` and bubblewrap is not installed (callers check
+        RuntimeError: when ``isolation="bwrap"`` and bubblewrap is not installed, and
+            ``ImageUnavailable`` when its runtime image cannot be made (callers check
             :func:`gsm8k.execution.isolation.unavailable_reason` before a run starts).
     """
-    if isolation == "bwrap" and find_bwrap() is None:
-        raise RuntimeError("bubblewrap (bwrap) is not installed")
+    if isolation == "bwrap":
+        if find_bwrap() is None:
+            raise RuntimeError("bubblewrap (bwrap) is not installed")
+        sandbox_image()  # made once, before the first program's clock starts
     started = time.monotonic()
     scratch = tempfile.mkdtemp(prefix="gsm8k-program-") if isolation == "process" else None
     # The seccomp filter, read by bubblewrap at start (SeccompUnavailable: no run without it).
@@ -137,14 +168,10 @@ def run_program(
     try:
         with (
             UID_POOL.uid() as uid,
-            tempfile.TemporaryFile() as source,
             sandbox_cgroup(
                 limits.memory_mb * 1024 * 1024, limits.processes, enabled=scratch is None
             ) as cgroup,
         ):
-            # An already-unlinked file: the source never stays on disk, even after a crash.
-            source.write(code.encode("utf-8", "replace"))
-            source.seek(0)
             packages = available_packages()
             arguments = bootstrap_arguments(
                 limits,
@@ -162,6 +189,7 @@ def run_program(
             else:
                 environment |= {"HOME": scratch, "TMPDIR": scratch}
                 command = [sys.executable, "-I", "-S", *arguments]
+            source = source_pipe(code)
             try:
                 process = subprocess.Popen(
                     command,
@@ -182,6 +210,7 @@ def run_program(
             finally:
                 os.close(write_end)  # the sandbox holds the only write end now
                 write_open = False
+                os.close(source)  # and the only read end of its source
             try:
                 assert process.stdout is not None and process.stderr is not None
                 streams = _collect(

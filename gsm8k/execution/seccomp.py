@@ -4,18 +4,24 @@ needs, and that namespaces alone leave open between samples, fail with ``EPERM``
 Namespaces cut a program off from the evaluator's files, processes and network, but some kernel
 state is shared by every process on the machine whatever its namespaces: the key rings (keys
 outlive the process that made them, and ``/proc/key-users`` shows every user's key count, so one
-sample could leave a number for a later one), ``AF_VSOCK`` sockets (not part of any network
-namespace), new user namespaces (a program regains capabilities inside one and reaches kernel code
+sample could leave a number for a later one), the inode numbers new pipes, sockets, message
+queues, memfds and pidfds get (machine-wide counters: no pipes or sockets inside), the load
+average, free memory and process count ``sysinfo`` reports, new user
+namespaces (a program regains capabilities inside one and reaches kernel code
 that is otherwise root-only), io_uring, ptrace, bpf, perf events, userfaultfd, page-cache
-probes (``preadv2`` with ``RWF_NOWAIT``, ``mincore``, ``cachestat``), mounts, modules, clocks.
+probes (``preadv2`` with ``RWF_NOWAIT``, ``mincore``, ``cachestat``) and hints that read ahead,
+drop or move shared pages (``fadvise``, ``readahead``, ``madvise`` with such advice), watches
+and locks on the shared read-only runtime (inotify, ``flock``, ``fcntl`` locks, leases and
+``F_NOTIFY``), mounts, modules, clocks.
 The filter is classic BPF, written here rather than taken from a library so that it needs
 nothing beyond the standard library and is the same on every machine; bubblewrap installs it
 (``--seccomp FD``) just before it starts the interpreter, so the bootstrap runs under it too.
 
 Layout: check the architecture (x86-64 and AArch64; any other, including the 32-bit x86 entry
 point a 64-bit process can still reach, kills the process), then compare the system call number
-against the deny list, then check the arguments of the calls allowed only in part (``socket``,
-``socketpair``: Unix and IP families; ``clone``: no namespace flags). ``clone3`` answers
+against the deny list, then check the arguments of the calls allowed only in part (``clone``: no
+namespace flags, no pidfd; ``madvise``: advice about the caller's own memory; ``fcntl``: no
+locks, leases or notifications). ``clone3`` answers
 ``ENOSYS`` — its flags are behind a pointer the filter cannot read — so the C library falls back
 to ``clone``, whose flags it can.
 """
@@ -47,8 +53,6 @@ AUDIT_ARCH_AARCH64 = 0xC00000B7
 X32_SYSCALL_BIT = 0x40000000
 """x86-64's x32 ABI: same architecture value, numbers with this bit set; all refused."""
 
-ALLOWED_SOCKET_FAMILIES = (1, 2, 10)
-"""AF_UNIX, AF_INET, AF_INET6: what the network and IPC namespaces already confine."""
 NAMESPACE_FLAGS = (
     0x00020000  # CLONE_NEWNS
     | 0x02000000  # CLONE_NEWCGROUP
@@ -60,6 +64,18 @@ NAMESPACE_FLAGS = (
 )
 """clone() flags that make a namespace (CLONE_NEWTIME shares its bit with the exit signal in
 clone() and is only accepted by unshare and clone3, both refused whole)."""
+CLONE_PIDFD = 0x00001000
+"""clone() flag that returns a pidfd, whose inode number counts processes made machine-wide."""
+REFUSED_CLONE_FLAGS = NAMESPACE_FLAGS | CLONE_PIDFD
+ALLOWED_MADVICE = (0, 1, 2, 4, 8, 10, 11, 13, 14, 15, 16, 17, 18, 19, 102, 103)
+"""madvise() advice that concerns only the caller's own memory: NORMAL, RANDOM, SEQUENTIAL,
+DONTNEED, FREE, DONTFORK, DOFORK, UNMERGEABLE, HUGEPAGE (numpy asks for it), NOHUGEPAGE, DONTDUMP,
+DODUMP, WIPEONFORK, KEEPONFORK, GUARD_INSTALL, GUARD_REMOVE. Refused: WILLNEED, COLD, PAGEOUT,
+POPULATE_*, COLLAPSE (they read in, age, swap out or regroup pages of a file other sandboxes
+map), MERGEABLE (same-page merging across processes), REMOVE, HWPOISON and anything newer."""
+REFUSED_FCNTL = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+"""fcntl() commands refused: F_GETLK, F_SETLK, F_SETLKW, the open-file-description locks
+F_OFD_GETLK/SETLK/SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY (directory notification)."""
 
 DENIED = (
     # Key rings: kernel state that outlives the sandbox and is visible to every user.
@@ -73,6 +89,20 @@ DENIED = (
     # Page-cache probes: a read that fails rather than waits (RWF_NOWAIT), or a residency report,
     # tells which pages of a shared read-only file an earlier sample read, exactly, without timing.
     "preadv2", "pwritev2", "mincore", "cachestat",
+    # Page-cache and memory-placement hints that change shared state: read ahead, drop, or move
+    # pages of a file other sandboxes map (madvise is checked by its advice, below).
+    "fadvise64", "readahead", "process_madvise", "move_pages", "migrate_pages", "mbind",
+    # Watches and locks on the shared read-only runtime: exact signals between concurrent samples
+    # (fcntl's lock, lease and directory-notification commands are refused below).
+    "inotify_init", "inotify_init1", "inotify_add_watch", "flock",
+    # New pipes, sockets, message queues, memfds and pidfds take their inode number from a
+    # machine-wide counter that fstat() shows: one sandbox advances it, the next reads where it
+    # stands (the runner's pipes on stdin and stdout show it without any call).
+    "pipe", "pipe2", "socket", "socketpair", "mq_open", "memfd_create", "memfd_secret",
+    "pidfd_open",
+    # Machine-wide totals (load average, free memory, process count): one sandbox moves them,
+    # a concurrent one reads them, and the load average stays raised for minutes after.
+    "sysinfo",
     # Mounts and the root directory.
     "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen", "fsconfig",
     "fsmount", "fspick", "mount_setattr",
@@ -103,7 +133,11 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "pidfd_getfd": 438, "kcmp": 312, "io_uring_setup": 425, "io_uring_enter": 426,
         "io_uring_register": 427, "iopl": 172, "ioperm": 173, "modify_ldt": 154, "uselib": 134,
         "nfsservctl": 180, "_sysctl": 156, "personality": 135, "preadv2": 327, "pwritev2": 328,
-        "mincore": 27, "cachestat": 451,
+        "mincore": 27, "cachestat": 451, "madvise": 28, "fcntl": 72, "fadvise64": 221,
+        "readahead": 187, "process_madvise": 440, "move_pages": 279, "migrate_pages": 256,
+        "mbind": 237, "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
+        "flock": 73, "pipe": 22, "pipe2": 293, "mq_open": 240, "memfd_create": 319,
+        "memfd_secret": 447, "pidfd_open": 434, "sysinfo": 99,
     },
     "aarch64": {
         "socket": 198, "socketpair": 199, "clone": 220, "clone3": 435, "unshare": 97,
@@ -119,7 +153,11 @@ SYSCALLS: dict[str, dict[str, int]] = {
         "adjtimex": 171, "sethostname": 161, "setdomainname": 162, "vhangup": 58,
         "pidfd_getfd": 438, "kcmp": 272, "io_uring_setup": 425, "io_uring_enter": 426,
         "io_uring_register": 427, "nfsservctl": 42, "personality": 92, "preadv2": 286,
-        "pwritev2": 287, "mincore": 232, "cachestat": 451,
+        "pwritev2": 287, "mincore": 232, "cachestat": 451, "madvise": 233, "fcntl": 25,
+        "fadvise64": 223, "readahead": 213, "process_madvise": 440, "move_pages": 239,
+        "migrate_pages": 238, "mbind": 235, "inotify_init1": 26, "inotify_add_watch": 27,
+        "flock": 32, "pipe2": 59, "mq_open": 180, "memfd_create": 279, "memfd_secret": 447,
+        "pidfd_open": 434, "sysinfo": 179,
     },
 }  # fmt: skip
 ARCHITECTURES = {"x86_64": AUDIT_ARCH_X86_64, "aarch64": AUDIT_ARCH_AARCH64}
@@ -150,24 +188,34 @@ def _deny(error: int) -> Instruction:
 _ALLOW = _statement(_RET_K, SECCOMP_RET_ALLOW)
 
 
-def _family_check(number: int) -> list[Instruction]:
-    """``socket``/``socketpair`` with a family outside :data:`ALLOWED_SOCKET_FAMILIES`: EPERM."""
-    families = ALLOWED_SOCKET_FAMILIES
-    body: list[Instruction] = [_statement(_LD_W_ABS, _ARG0)]
-    for index, family in enumerate(families):
+def _allow_only(number: int, argument: int, values: tuple[int, ...]) -> list[Instruction]:
+    """Call ``number`` with argument ``argument`` (0-based) outside ``values``: EPERM."""
+    body: list[Instruction] = [_statement(_LD_W_ABS, _ARG0 + 8 * argument)]
+    for index, value in enumerate(values):
         # Matches jump to the ALLOW after the last comparison; the last miss falls to the deny.
-        remaining = len(families) - index - 1
-        body.append(_jump(_JEQ_K, family, remaining + 1, 0))
+        remaining = len(values) - index - 1
+        body.append(_jump(_JEQ_K, value, remaining + 1, 0))
     body += [_deny(errno.EPERM), _ALLOW]
     # The A register now holds an argument, so every path of the block returns.
     return [_jump(_JEQ_K, number, 0, len(body)), *body]
 
 
+def _refuse(number: int, argument: int, values: tuple[int, ...]) -> list[Instruction]:
+    """Call ``number`` with argument ``argument`` (0-based) in ``values``: EPERM."""
+    body: list[Instruction] = [_statement(_LD_W_ABS, _ARG0 + 8 * argument)]
+    for index, value in enumerate(values):
+        # Matches jump to the deny after the last comparison; the last miss falls to the ALLOW.
+        remaining = len(values) - index - 1
+        body.append(_jump(_JEQ_K, value, remaining + 1, 0))
+    body += [_ALLOW, _deny(errno.EPERM)]
+    return [_jump(_JEQ_K, number, 0, len(body)), *body]
+
+
 def _clone_check(number: int) -> list[Instruction]:
-    """``clone`` with any namespace flag: EPERM."""
+    """``clone`` with any namespace flag or ``CLONE_PIDFD``: EPERM."""
     body = [
         _statement(_LD_W_ABS, _ARG0),
-        _jump(_JSET_K, NAMESPACE_FLAGS, 0, 1),
+        _jump(_JSET_K, REFUSED_CLONE_FLAGS, 0, 1),
         _deny(errno.EPERM),
         _ALLOW,
     ]
@@ -183,10 +231,10 @@ def _architecture_block(machine: str) -> list[Instruction]:
     for name in DENIED:
         if name in numbers:
             block += [_jump(_JEQ_K, numbers[name], 0, 1), _deny(errno.EPERM)]
-    block += _family_check(numbers["socket"])
-    # socket() and socketpair() return on every path, so reload the number for the next checks.
-    block += [_statement(_LD_W_ABS, _NR), *_family_check(numbers["socketpair"])]
-    block += [_statement(_LD_W_ABS, _NR), *_clone_check(numbers["clone"])]
+    # Each argument check returns on every path of its call, so the number is reloaded after it.
+    block += _clone_check(numbers["clone"])
+    block += [_statement(_LD_W_ABS, _NR), *_allow_only(numbers["madvise"], 2, ALLOWED_MADVICE)]
+    block += [_statement(_LD_W_ABS, _NR), *_refuse(numbers["fcntl"], 1, REFUSED_FCNTL)]
     return [*block, _ALLOW]
 
 
