@@ -481,9 +481,9 @@ def test_mismatch_warning_stays_readable_on_twenty_runs(
     assert code == EXIT_NOT_COMPARABLE
     lines = warnings(text)
     assert lines == [
-        "`dataset`: gsm8k/test.jsonl → mockllm/m11; data/test.jsonl → the other 19 runs",
         "`fewshot_seed`: 7 → mockllm/m09; 42 → the other 19 runs",
         "`temperature`: 0.7 → mockllm/m05; unset → the other 19 runs",
+        "`dataset`: gsm8k/test.jsonl → mockllm/m11; data/test.jsonl → the other 19 runs",
         "samples: 30 (0–29) → mockllm/m17; 40 (0–39) → the other 19 runs; 30 in common, and "
         "pairwise tests use the common samples only",
     ]
@@ -826,8 +826,9 @@ def test_long_values_are_clipped_in_the_middle() -> None:
 def test_a_mixed_folder_gives_short_labels_and_one_line_per_split(
     base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Runs of one model differing in many settings: labels name a few, clipped; settings that
-    split the runs alike share a warning line; a stop sequence reads as written."""
+    """Runs of one model differing in many settings: labels name the fewest that tell them
+    apart, the exemplars before the dataset's file; settings that split the runs alike share a
+    warning line; a stop sequence reads as written."""
 
     def variant(number: int) -> Callable[[EvalLog], None]:
         def edit(log: EvalLog) -> None:
@@ -850,7 +851,7 @@ def test_a_mixed_folder_gives_short_labels_and_one_line_per_split(
     assert code == EXIT_NOT_COMPARABLE
     labels = [line.split(" | ")[0].lstrip("| ") for line in text.splitlines() if "| 40 " in line]
     assert len(labels) == 3 and all(len(label) < 200 for label in labels), labels
-    assert any("more]" in label for label in labels)
+    assert sorted(labels) == [f"mockllm/model-a [fewshot={n}]" for n in range(3)]
     lines = warnings(text)
     [dataset_line] = [line for line in lines if "`dataset`" in line]
     assert "`dataset_sha256`" in dataset_line and "`fewshot`" in dataset_line

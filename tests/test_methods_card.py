@@ -52,7 +52,7 @@ def _table(text: str) -> dict[str, list[str]]:
 def _results(text: str, model: str) -> dict[str, str]:
     """One model's row of the results table, by column."""
     rows = _table(text)
-    return dict(zip(rows["Model"], rows[model], strict=True))
+    return dict(zip(rows["Run"], rows[model], strict=True))
 
 
 def test_compare_writes_the_card_for_every_model(tmp_path: Path) -> None:
@@ -88,7 +88,8 @@ def test_settings_that_differ_become_columns(tmp_path: Path) -> None:
     card = tmp_path / "methods.md"
     assert compare_main([str(tmp_path), "--methods", str(card)]) in (0, 3)
     text = card.read_text(encoding="utf-8")
-    assert "Decoding: per model (see the results table)" in text
+    assert "Decoding:" not in text and "per model" not in text
+    assert "The runs differ in decoding (see the results table)." in text
     decodings = sorted(row[0] for name, row in _table(text).items() if name.startswith("mockllm"))
     assert decodings == ["temperature=0.0", "temperature=1.0"]
 
