@@ -392,9 +392,11 @@ def test_cancelled_and_started_logs_are_marked_incomplete(
     assert "**Incomplete runs**" in text
     assert "mockllm/model-a: 12 of 40 samples completed (0–11); missing 12–39." in text
     assert "(cancelled)" in text and "(started)" in text
-    # log paths are shown relative to the log directory; the commands use it as given
-    assert str(tmp_path) not in re.sub(r"`inspect eval-retry [^`]+`", "", text)
-    [retry, _] = re.findall(r"`(inspect eval-retry [^`]+)`", text)
+    # log paths are shown relative to the log directory; the commands, which run in any
+    # folder, name it by its absolute path and this environment's inspect by its own
+    assert str(tmp_path) not in re.sub(r"`\S*inspect eval-retry [^`]+`", "", text)
+    [retry, _] = re.findall(r"`(\S*inspect eval-retry [^`]+)`", text)
+    assert Path(retry.split()[0]).is_absolute()
     log, log_dir = retry.split()[2], retry.split()[-1]
     assert retry.split()[3] == "--log-dir" and Path(log).parent == Path(log_dir)
     assert Path(log).is_file() and read_eval_log(log, header_only=True).status != "success"

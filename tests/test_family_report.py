@@ -224,7 +224,11 @@ def test_originals_the_gsm8k_run_lacks_are_named_with_the_command_that_pairs_the
     # The command runs those originals as the GSM8K run ran: its task, model and -T options.
     line = next(line for line in text.splitlines() if "lack a GSM8K result" in line)
     words = shlex.split(line.split("`")[1])
-    assert words[:2] == ["inspect", "eval"] and "fewshot=0" in words
+    # It runs in a new shell: the data copy the run read, this environment's inspect, the
+    # task by its entry point.
+    assert words[0] == f"GSM8K_DATA_DIR={FAMILY / 'gsm8k'}"
+    assert Path(words[1]).name == "inspect" and words[2:4] == ["eval", "gsm8k/gsm8k"]
+    assert "fewshot=0" in words
     assert words[words.index("--model") + 1] == report["model"]
     assert words[-4:] == ["--sample-id", "3", "--log-dir", str(tmp_path)]
 

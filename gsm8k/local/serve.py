@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gsm8k.commands import inspect_program, shell_quote
 from gsm8k.local.bundled import BUNDLED_MODEL_NAME, INSTALL_HINT, ModelFileError, resolve_model_file
 from gsm8k.local.defaults import (
     DEFAULT_MAX_CONNECTIONS,
@@ -127,21 +128,6 @@ def eval_command(
             str(DEFAULT_MAX_CONNECTIONS),
         ]
     )
-
-
-def shell_quote(text: str) -> str:
-    """Quoted for bash and zsh; text with a newline or tab uses ``$'...'`` so it survives a
-    copy and paste."""
-    if not any(char in text for char in "\n\t"):
-        return shlex.quote(text)
-    escaped = text.replace("\\", "\\\\").replace("'", "\\'")
-    return "$'" + escaped.replace("\n", "\\n").replace("\t", "\\t") + "'"
-
-
-def inspect_program() -> str:
-    """This environment's ``inspect``, which works whether or not the virtualenv is active."""
-    program = Path(sys.executable).parent / "inspect"
-    return shlex.quote(str(program)) if program.is_file() else "inspect"
 
 
 def _number(value: float) -> str:
