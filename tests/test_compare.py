@@ -126,6 +126,7 @@ def run_report(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int
     return code, capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_report_numbers_match_independent_computation(
     comparable_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -158,6 +159,7 @@ def test_report_numbers_match_independent_computation(
     assert "| mockllm/model-a | 40 | 90.0% (" in text
 
 
+@pytest.mark.slow
 def test_a_large_gap_is_called_real(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = write_dataset(tmp_path / "data")
     evaluate(data, tmp_path / "logs", "strong", set())
@@ -168,6 +170,7 @@ def test_a_large_gap_is_called_real(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "mockllm/strong is better than mockllm/weak" in text
 
 
+@pytest.mark.slow
 def test_mismatched_settings_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -183,6 +186,7 @@ def test_mismatched_settings_are_refused(
     assert code == 0 and "Pairwise" in text and "not directly comparable" in text
 
 
+@pytest.mark.slow
 def test_different_sample_sets_are_flagged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -195,6 +199,7 @@ def test_different_sample_sets_are_flagged(
     assert "30 in common" in text
 
 
+@pytest.mark.slow
 def test_failed_samples_are_not_counted_until_retried(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -231,6 +236,7 @@ def test_empty_directory_is_a_clear_error(
     assert "no GSM8K logs" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_epochs_report_mean_accuracy_and_majority_vote(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -297,6 +303,7 @@ def test_eval_config_overrides_the_model_config_as_inspect_applies_it(base_log: 
     assert settings.generation_settings(log)["stop_seqs"] == ["Question:", "</s>"]
 
 
+@pytest.mark.slow
 def test_temperature_mismatch_is_flagged_and_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -323,6 +330,7 @@ def test_temperature_mismatch_is_flagged_and_refused(
     }
 
 
+@pytest.mark.slow
 def test_connection_retry_and_timeout_settings_neither_split_nor_flag_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -455,6 +463,7 @@ def test_only_unreadable_logs_is_a_clear_error(
 # --- Many runs, old logs, program-aided logs, reasoning tokens ---------------------------------
 
 
+@pytest.mark.slow
 def test_mismatch_warning_stays_readable_on_twenty_runs(
     base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

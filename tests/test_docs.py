@@ -227,6 +227,7 @@ def test_the_readme_is_read_in_five_minutes() -> None:
     assert len(_text(README).splitlines()) <= README_MAX_LINES
 
 
+@pytest.mark.slow
 def test_the_readme_example_prompt_is_what_the_task_renders() -> None:
     if not REAL_DATA_DIR:
         pytest.skip("GSM8K_DATA_DIR is not set; the example prompt is GSM8K test question 0")

@@ -106,13 +106,13 @@ def test_an_exception_while_grading_becomes_that_line_s_error(
 ) -> None:
     import gsm8k.grading.cli
 
-    def fragile(completion: str, target: str, truncated: bool = False) -> object:
+    def fragile(completion: str, target: str, *args: object) -> object:
         if "boom" in completion:
             raise RuntimeError("extraction failed")
-        return original(completion, target, truncated)
+        return original(completion, target, *args)  # type: ignore[arg-type]
 
-    original = gsm8k.grading.cli.grade
-    monkeypatch.setattr(gsm8k.grading.cli, "grade", fragile)
+    original = gsm8k.grading.cli.grade_completion
+    monkeypatch.setattr(gsm8k.grading.cli, "grade_completion", fragile)
     bad = json.dumps({"id": "b", "completion": "boom", "target": "1"})
     code, rows, _ = run(["-"], capsys, f"{GOOD}\n{bad}\n{GOOD}\n")
     assert code == EXIT_SOME_FAILED

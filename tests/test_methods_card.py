@@ -55,6 +55,7 @@ def _results(text: str, model: str) -> dict[str, str]:
     return dict(zip(rows["Run"], rows[model], strict=True))
 
 
+@pytest.mark.slow
 def test_compare_writes_the_card_for_every_model(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     for name, reply in (("strong", _right), ("weak", _wrong)):
@@ -77,6 +78,7 @@ def test_compare_writes_the_card_for_every_model(tmp_path: Path) -> None:
     assert strong["Strict accuracy (ANSWER: line)"] == f"{correct / 6:.1%}"
 
 
+@pytest.mark.slow
 def test_settings_that_differ_become_columns(tmp_path: Path) -> None:
     for temperature in (0.0, 1.0):
         run_eval(
@@ -94,6 +96,7 @@ def test_settings_that_differ_become_columns(tmp_path: Path) -> None:
     assert decodings == ["temperature=0.0", "temperature=1.0"]
 
 
+@pytest.mark.slow
 def test_single_log_card_reads_that_log_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -84,6 +84,7 @@ def test_each_name_reads_its_local_copy_through_the_task_file(
     assert Path.cwd() == start
 
 
+@pytest.mark.slow
 def test_the_documented_command_runs_offline_by_name(offline_copy: Path, tmp_path: Path) -> None:
     """The real CLI, as the docs show it: from the project folder with a relative
     GSM8K_DATA_DIR, and by registry name from another folder."""

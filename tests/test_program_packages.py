@@ -98,6 +98,7 @@ def test_no_packages_means_no_mounts() -> None:
     assert describe(["numpy", "sympy"]) == "the standard library, numpy and sympy"
 
 
+@pytest.mark.slow
 @needs["numpy"]
 @needs["sympy"]
 @pytest.mark.parametrize(

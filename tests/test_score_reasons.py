@@ -152,6 +152,7 @@ def _flaky_model() -> Any:
     return mock_model(respond, "flaky")
 
 
+@pytest.mark.slow
 def test_the_log_says_how_many_were_left_out(mini_data: Path) -> None:
     log = run_eval(gsm8k(dataset=str(mini_data), fewshot=0), _flaky_model(), limit=3)
     assert log.status == "success", log.error
@@ -185,6 +186,7 @@ def test_a_reply_the_generate_guard_ended_is_scored_not_left_out() -> None:
     assert score.reason == reasons.NO_RESPONSE
 
 
+@pytest.mark.slow
 def test_compare_gives_the_command_that_runs_unscored_samples_again(
     mini_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -65,7 +65,7 @@ def test_a_failure_while_grading_is_that_samples_scored_failure(
     def broken(completion: str, target: str, truncated: bool = False) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(gsm8k.grading.scorer, "grade", broken)
+    monkeypatch.setattr(gsm8k.grading.scorer, "extract_and_compare", broken)
     score = score_output(ModelOutput.from_content("m", "ANSWER: 18"), "18")
     assert score.value[ACCURACY] == 0.0 and score.value[NO_ANSWER] == 1.0  # type: ignore[index]
     assert score.metadata is not None
