@@ -1,9 +1,10 @@
 """Shared fixtures: a tiny GSM8K-layout directory, and isolation from the user's environment.
 
 Nothing the suite runs writes into the checkout or the user's home: hypothesis keeps no example
-database and its other files (``.hypothesis/``) in a temporary folder, and Inspect's trace files (``$XDG_DATA_HOME/inspect_ai/traces``) and matplotlib's font
-cache (``$MPLCONFIGDIR``) go to a temporary folder removed when the session ends. The variables
-are set here, before any test module imports Inspect, so processes the tests start inherit them.
+database and its other files (``.hypothesis/``) in a temporary folder, and so do Inspect's trace
+files (``$XDG_DATA_HOME/inspect_ai/traces``) and matplotlib's font cache (``$MPLCONFIGDIR``); the
+folder is removed when the session ends. The variables are set here, before any test module
+imports Inspect, so processes the tests start inherit them.
 """
 
 from __future__ import annotations
