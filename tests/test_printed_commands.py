@@ -203,3 +203,26 @@ def test_gsm8k_local_s_printed_lines_run_in_a_new_shell(
     listing = command_line([words[0], "log", "list", "--log-dir", words[-1], "--json"])
     result = _fresh_shell(listing, elsewhere)
     assert result.returncode == 0 and ".eval" in result.stdout, result.stderr[-2000:]
+
+
+@pytest.mark.slow
+@pytest.mark.local_model
+@needs_llama
+@pytest.mark.skipif(importlib.util.find_spec("openai") is None, reason="needs the local extra")
+def test_gsm8k_serve_s_printed_command_runs_verbatim_in_a_new_shell(tmp_path: Path) -> None:
+    """gsm8k-serve's line, pasted into a new shell, reaches the server and reads the local copy
+    the server was started with (GSM8K_DATA_DIR)."""
+    from gsm8k.local.bundled import resolve_model_file
+    from gsm8k.local.serve import base_url, eval_command, start_server
+
+    server = start_server(resolve_model_file("smollm2"), "smollm2", port=0)
+    try:
+        command = eval_command(base_url(server), "smollm2", data_dir=str(MINI_DATA))
+        result = _fresh_shell(command, tmp_path)
+    finally:
+        del server
+    assert result.returncode == 0, result.stderr[-2000:]
+    [info] = list_eval_logs(str(tmp_path / "logs"))
+    log = read_eval_log(info, header_only=True)
+    assert log.status == "success", log.error
+    assert (log.eval.metadata or {})["dataset"] == str(MINI_DATA / "test.jsonl")
