@@ -36,11 +36,11 @@ from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.scorer import gsm8k_grader
 from gsm8k.mcp.agent import mcp_setup
 from gsm8k.metrics.votes import vote_check, voting
+from gsm8k.preset_task import preset_task
 from gsm8k.prompting.exemplars import choose_exemplars
 from gsm8k.prompting.fewshot import Exemplar, Placement, build_messages
 from gsm8k.prompting.mgsm import mgsm_fewshot_prompt
 from gsm8k.prompting.presets import DEFAULT_PRESET
-from gsm8k.prompting.presets.task import preset_task
 from gsm8k.prompting.templates import prompt_template
 from gsm8k.settings.arguments import RecordedTask, refuse_unknown
 from gsm8k.settings.checks import Mode, Tools, validate_family

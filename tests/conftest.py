@@ -1,12 +1,32 @@
-"""Shared fixtures: a tiny GSM8K-layout directory, and isolation from the user's environment."""
+"""Shared fixtures: a tiny GSM8K-layout directory, and isolation from the user's environment.
+
+Nothing the suite runs writes into the checkout or the user's home: hypothesis keeps no example
+database and its other files (``.hypothesis/``) in a temporary folder, and so do Inspect's trace
+files (``$XDG_DATA_HOME/inspect_ai/traces``) and matplotlib's font cache (``$MPLCONFIGDIR``); the
+folder is removed when the session ends. The variables are set here, before any test module
+imports Inspect, so processes the tests start inherit them.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
+
+SCRATCH = Path(tempfile.mkdtemp(prefix="gsm8k-tests-"))
+atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
+os.environ["XDG_DATA_HOME"] = str(SCRATCH / "data")
+os.environ["MPLCONFIGDIR"] = str(SCRATCH / "matplotlib")
+set_hypothesis_home_dir(SCRATCH / "hypothesis")  # its constants cache, else ./.hypothesis
+settings.register_profile("no-database", database=None)
+settings.load_profile("no-database")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI_DATA = FIXTURES / "mini"

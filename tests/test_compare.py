@@ -126,6 +126,7 @@ def run_report(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int
     return code, capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_report_numbers_match_independent_computation(
     comparable_logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -158,6 +159,7 @@ def test_report_numbers_match_independent_computation(
     assert "| mockllm/model-a | 40 | 90.0% (" in text
 
 
+@pytest.mark.slow
 def test_a_large_gap_is_called_real(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = write_dataset(tmp_path / "data")
     evaluate(data, tmp_path / "logs", "strong", set())
@@ -168,6 +170,7 @@ def test_a_large_gap_is_called_real(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "mockllm/strong is better than mockllm/weak" in text
 
 
+@pytest.mark.slow
 def test_mismatched_settings_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -183,6 +186,7 @@ def test_mismatched_settings_are_refused(
     assert code == 0 and "Pairwise" in text and "not directly comparable" in text
 
 
+@pytest.mark.slow
 def test_different_sample_sets_are_flagged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -195,6 +199,7 @@ def test_different_sample_sets_are_flagged(
     assert "30 in common" in text
 
 
+@pytest.mark.slow
 def test_failed_samples_are_not_counted_until_retried(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -231,6 +236,7 @@ def test_empty_directory_is_a_clear_error(
     assert "no GSM8K logs" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_epochs_report_mean_accuracy_and_majority_vote(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -297,6 +303,7 @@ def test_eval_config_overrides_the_model_config_as_inspect_applies_it(base_log: 
     assert settings.generation_settings(log)["stop_seqs"] == ["Question:", "</s>"]
 
 
+@pytest.mark.slow
 def test_temperature_mismatch_is_flagged_and_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -323,6 +330,7 @@ def test_temperature_mismatch_is_flagged_and_refused(
     }
 
 
+@pytest.mark.slow
 def test_connection_retry_and_timeout_settings_neither_split_nor_flag_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -392,9 +400,11 @@ def test_cancelled_and_started_logs_are_marked_incomplete(
     assert "**Incomplete runs**" in text
     assert "mockllm/model-a: 12 of 40 samples completed (0–11); missing 12–39." in text
     assert "(cancelled)" in text and "(started)" in text
-    # log paths are shown relative to the log directory; the commands use it as given
-    assert str(tmp_path) not in re.sub(r"`inspect eval-retry [^`]+`", "", text)
-    [retry, _] = re.findall(r"`(inspect eval-retry [^`]+)`", text)
+    # log paths are shown relative to the log directory; the commands, which run in any
+    # folder, name it by its absolute path and this environment's inspect by its own
+    assert str(tmp_path) not in re.sub(r"`\S*inspect eval-retry [^`]+`", "", text)
+    [retry, _] = re.findall(r"`(\S*inspect eval-retry [^`]+)`", text)
+    assert Path(retry.split()[0]).is_absolute()
     log, log_dir = retry.split()[2], retry.split()[-1]
     assert retry.split()[3] == "--log-dir" and Path(log).parent == Path(log_dir)
     assert Path(log).is_file() and read_eval_log(log, header_only=True).status != "success"
@@ -453,6 +463,7 @@ def test_only_unreadable_logs_is_a_clear_error(
 # --- Many runs, old logs, program-aided logs, reasoning tokens ---------------------------------
 
 
+@pytest.mark.slow
 def test_mismatch_warning_stays_readable_on_twenty_runs(
     base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -481,9 +492,9 @@ def test_mismatch_warning_stays_readable_on_twenty_runs(
     assert code == EXIT_NOT_COMPARABLE
     lines = warnings(text)
     assert lines == [
-        "`dataset`: gsm8k/test.jsonl → mockllm/m11; data/test.jsonl → the other 19 runs",
         "`fewshot_seed`: 7 → mockllm/m09; 42 → the other 19 runs",
         "`temperature`: 0.7 → mockllm/m05; unset → the other 19 runs",
+        "`dataset`: gsm8k/test.jsonl → mockllm/m11; data/test.jsonl → the other 19 runs",
         "samples: 30 (0–29) → mockllm/m17; 40 (0–39) → the other 19 runs; 30 in common, and "
         "pairwise tests use the common samples only",
     ]
@@ -826,8 +837,9 @@ def test_long_values_are_clipped_in_the_middle() -> None:
 def test_a_mixed_folder_gives_short_labels_and_one_line_per_split(
     base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Runs of one model differing in many settings: labels name a few, clipped; settings that
-    split the runs alike share a warning line; a stop sequence reads as written."""
+    """Runs of one model differing in many settings: labels name the fewest that tell them
+    apart, the exemplars before the dataset's file; settings that split the runs alike share a
+    warning line; a stop sequence reads as written."""
 
     def variant(number: int) -> Callable[[EvalLog], None]:
         def edit(log: EvalLog) -> None:
@@ -850,7 +862,7 @@ def test_a_mixed_folder_gives_short_labels_and_one_line_per_split(
     assert code == EXIT_NOT_COMPARABLE
     labels = [line.split(" | ")[0].lstrip("| ") for line in text.splitlines() if "| 40 " in line]
     assert len(labels) == 3 and all(len(label) < 200 for label in labels), labels
-    assert any("more]" in label for label in labels)
+    assert sorted(labels) == [f"mockllm/model-a [fewshot={n}]" for n in range(3)]
     lines = warnings(text)
     [dataset_line] = [line for line in lines if "`dataset`" in line]
     assert "`dataset_sha256`" in dataset_line and "`fewshot`" in dataset_line

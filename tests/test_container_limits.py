@@ -47,6 +47,7 @@ def test_the_compose_file_bounds_the_containers_processes() -> None:
     assert "nproc" not in service.get("ulimits", {})
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resource limits are POSIX")
 def test_a_program_in_the_container_path_runs_more_threads_than_the_old_rlimit(
     mini_data: Path, tmp_path: Path

@@ -169,6 +169,7 @@ def test_offline_hint_uses_the_callers_option_syntax(
         load_split("gsm8k", "test", parameter="--dataset")
 
 
+@pytest.mark.slow
 def test_offline_cli_error_is_one_message_without_traceback(tmp_path: Path) -> None:
     """The real `inspect eval` command, offline with nothing cached: Inspect prints a
     PrerequisiteError as a short message instead of a long traceback."""

@@ -207,10 +207,13 @@ def _bash_blocks(page: Path) -> list[str]:
     return re.findall(r"^```bash\n(.*?)^```", _text(page), re.MULTILINE | re.DOTALL)
 
 
-def test_the_readme_test_command_is_the_one_ci_runs() -> None:
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
+def test_the_readme_test_commands_are_the_ones_ci_runs() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     commands = [block.strip() for block in _bash_blocks(README)]
-    assert ci in commands, "README's test command and .ci/run's last line differ"
+    fast = next(line for line in ci if line.startswith("python3 -m venv"))
+    assert fast in commands, "README's test command and .ci/run's fast tier differ"
+    slow = next(line for line in ci if '-m "slow or local_model"' in line).split(" ||")[0]
+    assert any(command.endswith(slow) for command in commands), "the slow tier differs"
 
 
 def test_the_readme_quick_start_installs_what_the_set_up_benchmark_times() -> None:
@@ -228,6 +231,7 @@ def test_the_readme_is_read_in_five_minutes() -> None:
     assert len(_text(README).splitlines()) <= README_MAX_LINES
 
 
+@pytest.mark.slow
 def test_the_readme_example_prompt_is_what_the_task_renders() -> None:
     if not REAL_DATA_DIR:
         pytest.skip("GSM8K_DATA_DIR is not set; the example prompt is GSM8K test question 0")

@@ -70,6 +70,7 @@ def test_plus_ids_targets_and_instruction(family_data: Path) -> None:
     assert by_id["0002-digit-expansion"].metadata["perturbation"] == "digit expansion"
 
 
+@pytest.mark.slow
 def test_plus_prompt_offers_none_on_every_item(family_data: Path) -> None:
     from tests.scripted import run_eval, scripted_model
 

@@ -83,6 +83,7 @@ def _rows(report: dict[str, object], key: str) -> dict[str, dict[str, object]]:
     return {row["name"]: row for row in report[key]}  # type: ignore[attr-defined,index]
 
 
+@pytest.mark.slow
 def test_symbolic_figures(known_logs: Path) -> None:
     report = build(load_runs(known_logs))
     assert report["paired"] and report["warnings"] == []
@@ -170,6 +171,7 @@ def test_cli_writes_markdown_json_and_png(
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
 def test_refuses_runs_with_other_settings_or_models(tmp_path: Path) -> None:
     _run(gsm8k(fewshot=0), lambda i: True, tmp_path)
     _run(gsm8k(dataset="gsm-symbolic-p2", fewshot=1), lambda i: True, tmp_path)
@@ -206,6 +208,7 @@ def test_clustered_standard_error_with_single_items_is_the_usual_one() -> None:
     assert clustered_standard_error([[v] for v in values]) == pytest.approx(usual)
 
 
+@pytest.mark.slow
 def test_originals_the_gsm8k_run_lacks_are_named_with_the_command_that_pairs_them(
     tmp_path: Path,
 ) -> None:
@@ -224,7 +227,11 @@ def test_originals_the_gsm8k_run_lacks_are_named_with_the_command_that_pairs_the
     # The command runs those originals as the GSM8K run ran: its task, model and -T options.
     line = next(line for line in text.splitlines() if "lack a GSM8K result" in line)
     words = shlex.split(line.split("`")[1])
-    assert words[:2] == ["inspect", "eval"] and "fewshot=0" in words
+    # It runs in a new shell: the data copy the run read, this environment's inspect, the
+    # task by its entry point.
+    assert words[0] == f"GSM8K_DATA_DIR={FAMILY / 'gsm8k'}"
+    assert Path(words[1]).name == "inspect" and words[2:4] == ["eval", "gsm8k/gsm8k"]
+    assert "fewshot=0" in words
     assert words[words.index("--model") + 1] == report["model"]
     assert words[-4:] == ["--sample-id", "3", "--log-dir", str(tmp_path)]
 
@@ -243,6 +250,7 @@ def test_one_original_bounds_nothing_about_the_others() -> None:
     assert drop == 1.0 and high == 1.0 and low == pytest.approx(-0.315, abs=1e-3)
 
 
+@pytest.mark.slow
 def test_a_variant_with_nothing_completed_is_left_out_and_said_so(tmp_path: Path) -> None:
     """An engine that failed every variant item leaves that variant out, and the report says
     so, instead of ending the whole report; a GSM8K run that lacks samples is said to."""

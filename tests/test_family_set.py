@@ -29,6 +29,7 @@ def _answer(prompt: str) -> str:
     return "ANSWER: 1"
 
 
+@pytest.mark.slow
 def test_a_family_set_log_records_what_the_task_with_that_dataset_records(tmp_path: Path) -> None:
     model = scripted_model(_answer, "same")
     ours = run_eval(FAMILY_SET, model, task_args={"fewshot": 0}, log_dir=str(tmp_path), limit=3)

@@ -34,6 +34,7 @@ ROWS: list[tuple[dict[str, Any], bool, str]] = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_every_convention_is_read_and_graded_in_the_sandbox(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

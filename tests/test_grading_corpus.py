@@ -81,6 +81,7 @@ def real_rows() -> tuple[list[dict[str, Any]], list[bool]]:
     return rows, audited_labels(rows, load_corrections(CORRECTIONS, rows))
 
 
+@pytest.mark.slow
 def test_misgrade_rate_per_source_against_audited_labels(
     real_rows: tuple[list[dict[str, Any]], list[bool]],
 ) -> None:
@@ -138,6 +139,7 @@ def test_label_corrections_are_checked_against_the_rows(
             load_corrections(path, rows)
 
 
+@pytest.mark.slow
 def test_never_worse_than_match_on_any_model(
     real_rows: tuple[list[dict[str, Any]], list[bool]],
 ) -> None:

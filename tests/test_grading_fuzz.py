@@ -116,6 +116,7 @@ texts = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts, st.booleans())
 def test_extraction_never_raises_and_reports_consistently(text: str, truncated: bool) -> None:

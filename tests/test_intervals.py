@@ -118,6 +118,7 @@ def _log_values(log: Any) -> tuple[list[float], list[int]]:
     return values, [s.metadata["gsm8k_index"] for s in samples]
 
 
+@pytest.mark.slow
 def test_gsm_plus_log_carries_a_clustered_interval(family_data: None) -> None:
     # Right on question 0's perturbations, wrong elsewhere: strongly clustered.
     def reply(prompt: str) -> str:
@@ -149,6 +150,7 @@ def test_gsm8k_log_carries_a_plain_interval(mini_data: Path) -> None:
     assert (metrics["wilson_ci_lower"], metrics["wilson_ci_upper"]) == pytest.approx(expected)
 
 
+@pytest.mark.slow
 def test_votes_give_one_score_per_question_before_the_interval(mini_data: Path) -> None:
     replies = iter(["ANSWER: 18", "ANSWER: 17", "ANSWER: 18"] * 100)
     log = run_eval(
@@ -165,6 +167,7 @@ def test_votes_give_one_score_per_question_before_the_interval(mini_data: Path) 
     assert (metrics["wilson_ci_lower"], metrics["wilson_ci_upper"]) == pytest.approx(expected)
 
 
+@pytest.mark.slow
 def test_inspects_dataframes_read_the_interval_and_the_headline_stderr(
     mini_data: Path, tmp_path: Path
 ) -> None:

@@ -41,6 +41,7 @@ def test_the_task_hands_the_values_file_to_the_k8s_sandbox() -> None:
     assert K8S_VALUES.is_file()
 
 
+@pytest.mark.slow
 def test_values_pass_the_charts_own_schema() -> None:
     import jsonschema
 

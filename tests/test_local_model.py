@@ -137,6 +137,7 @@ def test_engine_settings_do_not_follow_the_load(
         engine_params(Path("m.gguf"), n_threads=0)
 
 
+@pytest.mark.slow
 def test_view_hint_runs_as_printed_without_an_active_virtualenv(tmp_path: Path) -> None:
     """The printed command names this environment's own `inspect`, so it works from a shell
     whose PATH does not include the virtualenv."""

@@ -53,6 +53,7 @@ def _only_sample(log: Any) -> Any:
     return sample
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "settings",
     [

@@ -84,6 +84,7 @@ def test_each_name_reads_its_local_copy_through_the_task_file(
     assert Path.cwd() == start
 
 
+@pytest.mark.slow
 def test_the_documented_command_runs_offline_by_name(offline_copy: Path, tmp_path: Path) -> None:
     """The real CLI, as the docs show it: from the project folder with a relative
     GSM8K_DATA_DIR, and by registry name from another folder."""
@@ -112,3 +113,29 @@ def test_the_documented_command_runs_offline_by_name(offline_copy: Path, tmp_pat
         [log_file] = log_dir.glob("*.eval")
         location = read_eval_log(str(log_file), header_only=True).eval.dataset.location
         assert location == str((offline_copy / expected).resolve()), output[-3000:]
+
+
+def test_socratic_with_exemplars_runs_offline_from_a_copy_without_its_train_file(
+    offline_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A GSM8K copy with test_socratic.jsonl but no train_socratic.jsonl (as the README's copy
+    is): the exemplars come from its train.jsonl, said so, and recorded in the log."""
+    from gsm8k.task import gsm8k
+
+    data_dir = offline_copy / "gsm8k"
+    monkeypatch.setenv("GSM8K_DATA_DIR", str(data_dir))
+    [log] = inspect_eval(
+        gsm8k(dataset="gsm8k-socratic", fewshot=1),
+        model=scripted_model(),  # type: ignore[arg-type]
+        limit=1,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    assert log.status == "success", log.error
+    metadata = log.eval.metadata or {}
+    assert metadata["dataset"] == str(data_dir / "test_socratic.jsonl")
+    assert metadata["fewshot_dataset"] == str(data_dir / "train.jsonl")
+    # With the Socratic train file present, it is the one used.
+    shutil.copy(data_dir / "train.jsonl", data_dir / "train_socratic.jsonl")
+    task = gsm8k(dataset="gsm8k-socratic", fewshot=1)
+    assert (task.metadata or {})["fewshot_dataset"] == str(data_dir / "train_socratic.jsonl")

@@ -246,6 +246,7 @@ def _accuracies(log: Any) -> dict[str, float]:
     }
 
 
+@pytest.mark.slow
 def test_run_reports_the_grader_first_then_the_originals_rule() -> None:
     task = gsm8k(preset="lm-eval-gsm8k", dataset=str(MINI))
     log = run_eval(task, scripted_model(_reply), limit=2)

@@ -110,6 +110,7 @@ PAL_REPLIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", [None, "local"])
 def test_pal_mode_end_to_end(mini_data: Path, tmp_path: Path, sandbox: str | None) -> None:
     log = run_eval(

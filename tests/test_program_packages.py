@@ -96,6 +96,7 @@ def test_the_prompt_names_the_packages_found() -> None:
     assert describe(["numpy", "sympy"]) == "the standard library, numpy and sympy"
 
 
+@pytest.mark.slow
 @needs["numpy"]
 @needs["sympy"]
 @pytest.mark.parametrize(

@@ -40,6 +40,7 @@ def test_an_empty_location_is_not_the_current_folder(capsys: pytest.CaptureFixtu
     assert "'': an empty location" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_store_where_nothing_completed_exits_non_zero_and_writes_no_methods_card(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -100,6 +100,7 @@ def _program(name: str, names: list[str]) -> str:
     return channel_program(PAYLOADS[name][0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", [None, "local"], ids=["bwrap", "container-runner"])
 def test_a_pal_eval_scores_every_hostile_channel(tmp_path: Path, sandbox: str | None) -> None:
     names = [*PAYLOADS, HONEST]

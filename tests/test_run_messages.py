@@ -39,6 +39,7 @@ def test_task_errors_are_prerequisite_and_value_errors(
     assert "\n" not in str(raised.value)
 
 
+@pytest.mark.slow
 def test_a_bad_parameter_is_one_line_on_the_command_line(tmp_path: Path) -> None:
     inspect_cli = shutil.which("inspect", path=str(Path(sys.executable).parent)) or "inspect"
     result = subprocess.run(
@@ -71,6 +72,7 @@ def test_votes_at_temperature_zero_warn(votes: int, temperature: float | None, w
         assert f"votes={votes} at temperature 0" in message and "--temperature" in message
 
 
+@pytest.mark.slow
 def test_the_warning_reaches_the_run_once(
     mini_data: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -67,6 +67,7 @@ def test_without_isolation_cot_and_the_calculator_still_run(
     assert task.metadata is not None and task.metadata["code_isolation"] is None
 
 
+@pytest.mark.slow
 def test_the_trusted_opt_in_runs_and_is_recorded_in_the_log(
     no_bwrap: None, mini_data: Path, tmp_path: Path
 ) -> None:
@@ -88,6 +89,7 @@ def test_the_opt_in_must_be_a_boolean(mini_data: Path) -> None:
         gsm8k(dataset=str(mini_data), fewshot=0, mode="pal", trust_model_code="false")  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_the_cli_refusal_is_one_message_without_a_traceback(tmp_path: Path) -> None:
     empty = tmp_path / "bin"
     empty.mkdir()

@@ -40,9 +40,12 @@ from gsm8k.task import gsm8k
 from tests.sandbox_attacks import ATTACKS, RESOURCE_ATTACKS, attack_program
 from tests.scripted import last_user_text, mock_model, run_eval, scripted_model
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="the OS sandbox needs Linux namespaces"
-)
+pytestmark = [
+    pytest.mark.slow,  # the attack suite: minutes of sandboxed programs
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="the OS sandbox needs Linux namespaces"
+    ),
+]
 
 HONEST = {
     "honest-arithmetic": "def solution():\n    return {gold} - 7 + 7\n",

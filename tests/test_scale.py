@@ -15,6 +15,8 @@ from gsm8k.compare.family import main as family_main
 from gsm8k.compare.runs import read_runs
 from tests.s3_server import s3_bucket  # noqa: F401  (fixture)
 
+pytestmark = pytest.mark.slow  # full-size eval sets: minutes each
+
 
 def check_store(store: str, out: Path) -> None:
     result = run_recipe(store, out, {"GSM8K_DATA_DIR": str(FIXTURES / "gsm8k")})

@@ -152,6 +152,7 @@ def _flaky_model() -> Any:
     return mock_model(respond, "flaky")
 
 
+@pytest.mark.slow
 def test_the_log_says_how_many_were_left_out(mini_data: Path) -> None:
     log = run_eval(gsm8k(dataset=str(mini_data), fewshot=0), _flaky_model(), limit=3)
     assert log.status == "success", log.error
@@ -185,6 +186,7 @@ def test_a_reply_the_generate_guard_ended_is_scored_not_left_out() -> None:
     assert score.reason == reasons.NO_RESPONSE
 
 
+@pytest.mark.slow
 def test_compare_gives_the_command_that_runs_unscored_samples_again(
     mini_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -204,7 +206,7 @@ def test_compare_gives_the_command_that_runs_unscored_samples_again(
     assert "1 sample(s) left unscored by an engine or sandbox failure" in entry
     command = entry.rsplit("`", 2)[-2]
     words = shlex.split(command)
-    assert words[:2] == ["inspect", "eval"] and "--model" in words
+    assert Path(words[0]).name == "inspect" and words[1] == "eval" and "--model" in words
     assert words[words.index("--sample-id") + 1] == "1"
     assert words[words.index("--log-dir") + 1] == str(tmp_path)
     assert "fewshot=0" in words and words[words.index("--temperature") + 1] == "0.0"

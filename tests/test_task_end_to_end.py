@@ -39,6 +39,7 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Any:
     )
 
 
+@pytest.mark.slow
 def test_exact_grader_and_match_disagree_where_match_rounds(log: Any) -> None:
     assert log.status == "success"
     assert metric(log, "accuracy", "accuracy") == pytest.approx(3 / 6)

@@ -156,6 +156,7 @@ def tool_using_model(tool: str, arguments: dict[str, Any]) -> Any:
     return mock_model(respond, "tools")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("tools", "arguments"),
     [

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gsm8k.compare.display import clipped, id_ranges, shown_values
+from gsm8k.compare.labels import label_order
 from gsm8k.compare.results import Run, id_order
 from gsm8k.compare.settings import MODEL_ARGS_PREFIX, provider
 
@@ -52,12 +53,9 @@ def comparability_problems(runs: list[Run]) -> list[str]:
 
 
 def setting_names(runs: Sequence[Run]) -> list[str]:
-    """Every setting name any run has, task settings first, in first-seen order."""
-    names: dict[str, None] = {}
-    for part in ("settings", "generation", "model_args"):
-        for run in runs:
-            names.update(dict.fromkeys(getattr(run, part)))
-    return list(names)
+    """Every setting name any run has, in the order labels name them (the preset, the variant,
+    the mode and the exemplars first; a dataset's file and checksum last)."""
+    return label_order(set().union(*(run.identity for run in runs)) if runs else set())
 
 
 def who_has_what(runs: Sequence[Run], values: Sequence[Any]) -> str:

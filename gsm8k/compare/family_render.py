@@ -6,6 +6,7 @@ import shlex
 from typing import Any
 
 from gsm8k.compare.rerun import rerun_command
+from gsm8k.settings.commands import inspect_program
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -76,7 +77,7 @@ def _unpaired_block(unpaired: list[dict[str, Any]], model: str | None) -> list[s
     for entry in unpaired:
         more = len(entry["missing"]) - MAX_IDS
         prefix = entry.get("command") or (
-            f"inspect eval gsm8k/task.py --model {shlex.quote(model or 'MODEL')}"
+            f"{inspect_program()} eval gsm8k/gsm8k --model {shlex.quote(model or 'MODEL')}"
         )
         command = rerun_command(prefix, entry["missing"][:MAX_IDS], entry["log_dir"])
         lines.append(

@@ -148,7 +148,7 @@ def other_rules(run: Run) -> dict[str, str]:
 
 def markdown(runs: Sequence[Run]) -> str:
     """The methods section: a paragraph, the setup all runs share, then a results table with a
-    row per run (and a column for each setting in which runs differ)."""
+    row per run (and a column for each setting in which runs differ, the prompt first)."""
     cards = [card(run) for run in runs]
     names = list(dict.fromkeys(name for each in cards for name in each.setup))
     first = cards[0].setup
@@ -157,11 +157,15 @@ def markdown(runs: Sequence[Run]) -> str:
         for name in names
         if name != "Model" and all(each.setup.get(name) == first.get(name) for each in cards)
     }
-    differing = [name for name in names if name not in shared and name != "Model"]
-    lines = ["## Methods", "", _paragraph(cards, shared), "", "| Setting | Value |", "|---|---|"]
+    differing = sorted(
+        (name for name in names if name not in shared and name != "Model"),
+        key=lambda name: COLUMN_ORDER.index(name) if name in COLUMN_ORDER else len(COLUMN_ORDER),
+    )
+    lines = ["## Methods", "", _paragraph(cards, shared, differing), ""]
+    lines += ["| Setting | Value |", "|---|---|"]
     lines += [f"| {name} | {_cell(value)} |" for name, value in shared.items()]
     columns = differing + list(dict.fromkeys(name for each in cards for name in each.results))
-    lines += ["", "| Model | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+    lines += ["", "| Run | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
     for each in cards:
         values = each.setup | each.results
         lines.append(
@@ -177,33 +181,76 @@ def markdown(runs: Sequence[Run]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _paragraph(cards: Sequence[Card], shared: dict[str, str]) -> str:
-    def fact(name: str) -> str:
-        return shared.get(name, "per model (see the results table)")
+COLUMN_ORDER = (
+    "Prompt",
+    "Variant",
+    "Shots",
+    "Placement",
+    "Decoding",
+    "Votes",
+    "Shot source",
+    "Shot seed",
+    "Dataset",
+    "Revision",
+)
+"""Setup rows that differ between runs become results-table columns in this order: what a
+reader compares first (the prompt or preset, the variant, the exemplars, decoding) leads."""
 
-    shots = fact("Shots")
-    seed = f"; seed {fact('Shot seed')}" if fact("Shot seed") != "-" else ""
-    exemplars = (
-        f"zero-shot, placed {fact('Placement')}"
-        if shots == "0"
-        else f"{shots} exemplars ({fact('Shot source')}{seed}), placed {fact('Placement')}"
-    )
-    models = ", ".join(each.setup["Model"] for each in cards)
-    text = (
-        f"We evaluated {models} on {fact('Dataset')} ({fact('Variant')}; {fact('Revision')}) "
-        f"with inspect-gsm8k ({fact('Grader version')}). Prompt: {fact('Prompt')}; "
-        f"{exemplars}. Decoding: {fact('Decoding')}; {fact('Votes').lower()}. Answers were "
-        f"graded by {fact('Extraction and grading')}. Accuracy: "
-        + "; ".join(
-            f"{each.label} {each.results['Accuracy (95% CI)']} on {each.results['Questions']}"
-            for each in cards
+
+def _paragraph(cards: Sequence[Card], shared: dict[str, str], differing: Sequence[str]) -> str:
+    """The paragraph a paper needs: what every run shares, stated once; what differs, named once
+    and left to the results table."""
+    models = ", ".join(dict.fromkeys(each.setup["Model"] for each in cards))
+    runs = f" ({len(cards)} runs)" if len(cards) > len(set(c.setup["Model"] for c in cards)) else ""
+    opening = f"We evaluated {models}{runs}"
+    if "Dataset" in shared:
+        extras = [shared[name] for name in ("Variant", "Revision") if name in shared]
+        opening += f" on {shared['Dataset']}" + (f" ({'; '.join(extras)})" if extras else "")
+    opening += " with inspect-gsm8k"
+    if "Grader version" in shared:
+        opening += f" ({shared['Grader version']})"
+    sentences = [opening]
+    if "Prompt" in shared:
+        sentences.append(f"Prompt: {shared['Prompt']}")
+    if "Shots" in shared:
+        sentences.append(_exemplars(shared))
+    if "Decoding" in shared:
+        sentences.append(f"Decoding: {shared['Decoding']}")
+    if "Votes" in shared:
+        sentences.append(shared["Votes"])
+    if "Extraction and grading" in shared:
+        sentences.append(f"Answers were graded by {shared['Extraction and grading']}")
+    if differing:
+        sentences.append(
+            f"The runs differ in {_listed([name.lower() for name in differing])} (see the "
+            "results table)"
         )
-        + "."
+    accuracy = "; ".join(
+        f"{each.label} {each.results['Accuracy (95% CI)']} on {each.results['Questions']}"
+        for each in cards
     )
+    sentences.append(f"Accuracy: {accuracy}")
+    text = ". ".join(sentences) + "."
     others = [name for name in OTHER_RULES.values() if any(name in c.results for c in cards)]
     if others:
         text += f" The results table adds, on the same completions: {', '.join(others)}."
     return text
+
+
+def _exemplars(shared: dict[str, str]) -> str:
+    shots = shared["Shots"]
+    where = f", placed {shared['Placement']}" if "Placement" in shared else ""
+    if shots == "0":
+        return f"Zero-shot{where}"
+    details = [shared[name] for name in ("Shot source",) if name in shared]
+    if shared.get("Shot seed", "-") != "-":
+        details.append(f"seed {shared['Shot seed']}")
+    about = f" ({'; '.join(details)})" if details else ""
+    return f"{shots} exemplars{about}{where}"
+
+
+def _listed(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _dataset(s: dict[str, Any]) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import asdict
 from itertools import combinations
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 from gsm8k.compare.checks import comparability_problems, setting_names
 from gsm8k.compare.display import display_value, id_ranges, short_path
 from gsm8k.compare.rerun import rerun_command
+from gsm8k.compare.rerun import retry_command as retry_eval
 from gsm8k.compare.results import Run
 from gsm8k.compare.runs import SkippedLog
 from gsm8k.compare.stats import CONFIDENCE, PairedComparison, RunSummary, compare, summarize
@@ -157,7 +157,7 @@ def _incomplete_block(
         if failed:
             running = "started" in run.log_statuses.values()
             steps.append(
-                f"Complete it with `{retry_command(run.log_statuses, base)}`"
+                f"Complete it with `{retry_command(run.log_statuses, base, run.environment)}`"
                 + (
                     " once it has stopped (a log marked started is still running, or crashed)."
                     if running
@@ -192,13 +192,14 @@ def _incomplete_block(
     ]
 
 
-def retry_command(statuses: dict[str, str], base: str | Path) -> str:
+def retry_command(
+    statuses: dict[str, str], base: str | Path, environment: dict[str, str] | None = None
+) -> str:
     """``inspect eval-retry`` on a run's newest unfinished log, writing beside it (without
-    ``--log-dir`` the retry would go to ./logs, away from the logs it completes). Paths start
-    from ``base``, the log directory as the user gave it."""
+    ``--log-dir`` the retry would go to ./logs, away from the logs it completes), with the data
+    ``environment`` the run read its files through. Runs verbatim in a new shell."""
     log = retry_command_log(statuses, base)
-    folder = str(Path(log).parent)
-    return f"inspect eval-retry {shlex.quote(log)} --log-dir {shlex.quote(folder)}"
+    return retry_eval(log, str(Path(log).parent), environment)
 
 
 def retry_command_log(statuses: dict[str, str], base: str | Path) -> str:

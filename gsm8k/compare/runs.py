@@ -39,7 +39,7 @@ from inspect_ai.scorer import Score
 from gsm8k.compare.display import short_path
 from gsm8k.compare.labels import assign_labels
 from gsm8k.compare.locations import LogLocations, as_list, list_logs
-from gsm8k.compare.rerun import rerun_prefix
+from gsm8k.compare.rerun import data_environment, rerun_prefix
 from gsm8k.compare.results import (
     GRADER,
     GRADERS,
@@ -269,6 +269,7 @@ def _merge(run: Run, log: EvalLog, content: _LogContent) -> None:
     run.planned.update(content.planned)
     run.unscored.update(content.unscored)
     run.rerun = rerun_prefix(log)  # the newest log's: logs are folded in oldest first
+    run.environment = data_environment(log)
     run.grader = content.grader or run.grader
     for sample_id, epoch, result in content.results:
         run.results.setdefault(sample_id, {})[epoch] = result

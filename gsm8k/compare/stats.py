@@ -54,6 +54,8 @@ class RunSummary:
     unscored_missing: list[int | str] = field(default_factory=list)
     """Missing samples that were unscored, not failed: ``eval-retry`` leaves them as they are."""
     rerun: str = ""
+    environment: dict[str, str] = field(default_factory=dict)
+    """Variables the run read its data through (``GSM8K_DATA_DIR``), set on printed commands."""
     sample_ids: list[int | str] = field(default_factory=list)
     log_statuses: dict[str, str] = field(default_factory=dict)
 
@@ -112,6 +114,7 @@ def summarize(run: Run) -> RunSummary:
         missing_samples=run.missing,
         unscored_missing=[i for i in run.missing if i in run.unscored],
         rerun=run.rerun,
+        environment=dict(run.environment),
         sample_ids=[s.sample_id for s in samples],
         log_statuses=dict(run.statuses),
     )

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
+from gsm8k.compare.rerun import data_environment, retry_command
 from gsm8k.local.bundled import BUNDLED_MODEL_NAME, ModelFileError, resolve_model_file
 from gsm8k.local.defaults import DEFAULT_MAX_TOKENS
 from gsm8k.local.provider import PROVIDER_NAME
 from gsm8k.local.timing import run_timings
+from gsm8k.settings.commands import absolute_location, command_line, inspect_program
 
 DEFAULT_LIMIT = 20
 DEFAULT_LOG_DIR = "logs"
@@ -139,26 +139,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\nLog: {log.location}")
     print(f"Open it with: {view_command(args.log_dir)}")
     if log.status != "success":
-        print(f"Run what did not finish with: {retry_command(log.location, args.log_dir)}")
+        retry = retry_command(log.location, args.log_dir, data_environment(log))
+        print(f"Run what did not finish with: {retry}")
     return 0 if log.status == "success" else 1
 
 
-def retry_command(log: str, log_dir: str) -> str:
-    """``inspect eval-retry`` for a log, writing beside it rather than to ./logs."""
-    return f"{_inspect_program()} eval-retry {shlex.quote(log)} --log-dir {shlex.quote(log_dir)}"
-
-
 def view_command(log_dir: str) -> str:
-    """The viewer command for this Python environment, which works whether or not it is active
-    (a bare `inspect` is found only on an activated virtualenv's PATH)."""
-    return f"{_inspect_program()} view --log-dir {shlex.quote(log_dir)}"
-
-
-def _inspect_program() -> str:
-    inspect_cli = Path(sys.executable).parent / "inspect"
-    if inspect_cli.is_file():
-        return shlex.quote(str(inspect_cli))
-    return f"{shlex.quote(sys.executable)} -m inspect_ai"
+    """The viewer command, runnable verbatim in a new shell: this environment's ``inspect`` by
+    its path (a bare `inspect` is found only on an activated virtualenv's PATH) and the log
+    folder as an absolute path."""
+    return command_line([inspect_program(), "view", "--log-dir", absolute_location(log_dir)])
 
 
 if __name__ == "__main__":

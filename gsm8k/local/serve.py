@@ -30,6 +30,7 @@ from gsm8k.local.defaults import (
     DEFAULT_TEMPERATURE,
 )
 from gsm8k.local.engine import DEFAULT_CONTEXT_TOKENS, DEFAULT_THREADS, engine_params
+from gsm8k.settings.commands import inspect_program, shell_quote
 
 DATA_DIR_ENV = "GSM8K_DATA_DIR"
 """A local data copy the served run should read, as the in-process run did."""
@@ -127,21 +128,6 @@ def eval_command(
             str(DEFAULT_MAX_CONNECTIONS),
         ]
     )
-
-
-def shell_quote(text: str) -> str:
-    """Quoted for bash and zsh; text with a newline or tab uses ``$'...'`` so it survives a
-    copy and paste."""
-    if not any(char in text for char in "\n\t"):
-        return shlex.quote(text)
-    escaped = text.replace("\\", "\\\\").replace("'", "\\'")
-    return "$'" + escaped.replace("\n", "\\n").replace("\t", "\\t") + "'"
-
-
-def inspect_program() -> str:
-    """This environment's ``inspect``, which works whether or not the virtualenv is active."""
-    program = Path(sys.executable).parent / "inspect"
-    return shlex.quote(str(program)) if program.is_file() else "inspect"
 
 
 def _number(value: float) -> str:

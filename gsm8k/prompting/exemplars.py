@@ -6,6 +6,7 @@ Exemplars never repeat an evaluated question or the GSM8K original of an evaluat
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,11 +16,13 @@ from inspect_ai.dataset import Sample
 from gsm8k.data.family.samples import normalize_question
 from gsm8k.data.family.sources import load_mgsm_exemplar_rows
 from gsm8k.data.splits import (
+    DATA_DIR_ENV,
     HUB_DATASETS,
     LoadedSplit,
     default_source,
     is_hub_source,
     load_split,
+    local_copy,
     resolve_path,
 )
 from gsm8k.data.variants import EXEMPLAR_SPLIT, EvaluationSet, is_gsm8k_layout
@@ -33,6 +36,10 @@ from gsm8k.prompting.fewshot import (
 )
 from gsm8k.prompting.mgsm import MgsmPrompt, mgsm_prompt
 from gsm8k.prompting.settings import PromptSettings
+
+logger = logging.getLogger(__name__)
+
+SOCRATIC = "gsm8k-socratic"
 
 RecordToSample = Callable[[dict[str, Any], int, str], Sample]
 """How a GSM8K record becomes a sample: ``(record, index, split)``."""
@@ -162,9 +169,32 @@ def forbidden_questions(samples: list[Sample]) -> frozenset[str]:
 def exemplar_source(source: str) -> str:
     """Where examples come from when ``fewshot_dataset`` is not given."""
     if is_hub_source(source):
-        return HUB_DATASETS[source].exemplar_source
+        named = HUB_DATASETS[source].exemplar_source
+        return _socratic_train_stand_in(named) or named
     path = resolve_path(source)
     if path is not None and is_gsm8k_layout(source):
         return str(path)
     fallback = default_source()
     return fallback if fallback != source else HUB_DATASETS["gsm8k"].exemplar_source
+
+
+def _socratic_train_stand_in(named: str) -> str | None:
+    """The local copy's ``train.jsonl`` for GSM8K-Socratic's exemplars when the copy beside
+    ``$GSM8K_DATA_DIR`` has the Socratic test file but not ``train_socratic.jsonl`` (a copy of
+    openai/grade-school-math's main files plus ``test_socratic.jsonl``): the same train
+    questions and answers, the solutions without the Socratic sub-questions. The log records the
+    file used (``fewshot_dataset``), so such a run is never taken for one with Socratic exemplars.
+    """
+    if named != SOCRATIC or local_copy(SOCRATIC, EXEMPLAR_SPLIT) is not None:
+        return None
+    if local_copy(SOCRATIC, "test") is None:
+        return None  # no local Socratic copy at all: the hub, as for any other split
+    train = local_copy("gsm8k", EXEMPLAR_SPLIT)
+    if train is None:
+        return None
+    logger.warning(
+        f"{DATA_DIR_ENV} has no train_socratic.jsonl: GSM8K-Socratic's exemplars come from "
+        f"{train} (same questions; solutions without the Socratic sub-questions). Add "
+        "train_socratic.jsonl from openai/grade-school-math for Socratic exemplars."
+    )
+    return str(train)
