@@ -54,7 +54,7 @@ from gsm8k.settings.record import (
 )
 from gsm8k.settings.resolve import DEFAULT_PLACEMENT, prompt_settings
 
-TASK_VERSION = "1.2.0"
+TASK_VERSION = "1.3.0"
 
 PROMPT_TEMPLATE = (
     "Solve the following math problem step by step. Show your reasoning, then write the final "

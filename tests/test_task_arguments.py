@@ -108,7 +108,7 @@ def test_a_preset_run_records_its_own_values_and_names_itself(tmp_path: Path) ->
     assert log.eval.task == "gsm8k_lm-eval-gsm8k"
     assert log.eval.task_display_name == "gsm8k lm-eval-gsm8k"
     assert log.eval.task_registry_name == "gsm8k"
-    assert rerun_prefix(log).split()[2].endswith("gsm8k/task.py@gsm8k")  # the task, not its name
+    assert rerun_prefix(log).split()[2] == "gsm8k/gsm8k"  # by entry point, not its name
     fixed = _run(tmp_path / "cot", dataset=str(MINI_DATA), preset="lm-eval-gsm8k-cot")
     assert fixed.eval.task_args["fewshot"] == 8
     assert fixed.eval.task_args["fewshot_seed"] is None  # fixed exemplars: there is no seed
