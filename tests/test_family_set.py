@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gsm8k.compare.rerun import rerun_prefix
 from gsm8k.compare.runs import read_runs
 from gsm8k.family_set import gsm_plus_mini
 from tests.conftest import FIXTURES
@@ -46,6 +47,10 @@ def test_a_family_set_log_records_what_the_task_with_that_dataset_records(tmp_pa
     # One model, one dataset, one set of settings: one run, each sample once.
     scan = read_runs(str(tmp_path))
     assert len(scan.runs) == 1, [run.label for run in scan.runs]
+    # Its re-run command is the entry point's task with the family task's dataset, which loads
+    # from any folder (a family task's file path would not).
+    words = rerun_prefix(ours).split()
+    assert words[words.index("eval") + 1] == "gsm8k/gsm8k" and "dataset=gsm-symbolic-p2" in words
 
 
 def test_a_mistyped_option_is_refused_as_for_the_task(tmp_path: Path) -> None:

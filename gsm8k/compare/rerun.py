@@ -126,10 +126,12 @@ def _family_dataset(log: EvalLog) -> str | None:
 
     spec = log.eval
     name = (spec.task_registry_name or spec.task).rsplit("/", 1)[-1]
-    in_package = bool(spec.task_file) and Path(spec.task_file).name == "family_set.py"
-    if not in_package or name not in FAMILY_SET_TASKS:
+    if spec.task_file is None or Path(spec.task_file).name != "family_set.py":
         return None
-    return FAMILY_SET_TASKS[name] or log.eval.task_args.get("dataset") or None
+    if name not in FAMILY_SET_TASKS:
+        return None
+    dataset = FAMILY_SET_TASKS[name] or spec.task_args.get("dataset")
+    return str(dataset) if dataset else None
 
 
 def _task(log: EvalLog) -> str:
