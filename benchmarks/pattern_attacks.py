@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gsm8k.grading.verdict import extract_and_compare
+from benchmarks.adversarial_completions import seconds_per_completion as grade_seconds
 
 _parser: Any = importlib.import_module("re._parser")
 _constants: Any = importlib.import_module("re._constants")
@@ -195,16 +195,6 @@ def pattern_seconds(pattern: re.Pattern[str], text: str) -> float:
     for _ in pattern.finditer(text):
         pass
     return time.process_time() - started
-
-
-def grade_seconds(text: str, repeats: int = 1) -> float:
-    """CPU seconds to grade ``text`` whole (best of ``repeats``)."""
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.process_time()
-        extract_and_compare(text, "18")
-        best = min(best, time.process_time() - started)
-    return best
 
 
 def slowest(pattern: re.Pattern[str], screen_size: int = 300, keep: int = _KEEP) -> list[Attack]:
