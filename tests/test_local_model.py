@@ -85,7 +85,7 @@ def assert_few_shot_prefix_was_reused(samples: list[EvalSample]) -> None:
         evaluated = timings["prompt_tokens_evaluated"]
         assert usage.input_tokens_cache_read + evaluated == usage.input_tokens
         assert timings["generation_seconds"] > 0 and sample.output.time
-        assert (timings["n_threads"], timings["batch_tokens"]) == (2, BATCH_TOKENS)
+        assert (timings["n_threads"], timings["batch_tokens"]) == (1, BATCH_TOKENS)
         # Only whole batches come from the cache, so the rest starts on the batch grid.
         assert usage.input_tokens_cache_read % BATCH_TOKENS == 0
         reads.append(usage.input_tokens_cache_read / usage.input_tokens)
@@ -134,7 +134,7 @@ def test_engine_settings_do_not_follow_the_load(
 
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
     params = engine_params(Path("model.gguf"))
-    assert (params.cpuparams.n_threads, params.cpuparams_batch.n_threads) == (2, 2)
+    assert (params.cpuparams.n_threads, params.cpuparams_batch.n_threads) == (1, 1)
     assert params.n_ubatch == params.n_batch == BATCH_TOKENS == 64 and params.n_parallel == 1
     assert params.flash_attn_type == xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_DISABLED
     assert params.cache_ram_mib == 0 and not params.cache_idle_slots

@@ -27,11 +27,13 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_CONTEXT_TOKENS = 8192
-DEFAULT_THREADS = 2
+DEFAULT_THREADS = 1
 """llama.cpp threads unless ``-M n_threads=N`` says otherwise. The same number on every machine,
-so that a run repeats anywhere (the count is recorded with every request in the log). Two: on a
-2-core machine two threads generate about 1.5 times as fast as one. On a machine whose cores are
-busy with other work, ``-M n_threads=1`` can be the faster; the text may then differ."""
+so that a run repeats anywhere (the count is recorded with every request in the log). One,
+because llama.cpp's threads wait for each other after every operation: on 2 cores shared with
+other work (load average 6), SmolLM2 generated 22-40 tokens/s with one thread and 1.3-5.5 with
+two. On idle cores more threads are faster (``-M n_threads=2``: about 1.5 times on 2 idle cores)
+and may change greedy text."""
 BATCH_TOKENS = 64
 """``n_batch`` and ``n_ubatch``: prompt tokens evaluated together, and the grid batches start on.
 Small enough that re-evaluating the partial batch at the end of a cached prefix costs little

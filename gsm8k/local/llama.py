@@ -53,7 +53,7 @@ _SAMPLING_OPTIONS = ("top_p", "top_k", "frequency_penalty", "presence_penalty", 
 class LlamaCppAPI(ModelAPI):
     """A GGUF model served by llama.cpp in this process, one request at a time.
 
-    Model args (``-M``): ``n_ctx`` (context tokens, default 8192), ``n_threads`` (default 2, the
+    Model args (``-M``): ``n_ctx`` (context tokens, default 8192), ``n_threads`` (default 1, the
     same on every machine: see :mod:`gsm8k.local.engine`), ``chat_format`` (one of
     llama.cpp's built-in templates such as ``chatml`` or ``llama3``; default: the template
     stored in the GGUF file), ``repeat_penalty`` (default 1.0: off).
