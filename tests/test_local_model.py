@@ -70,7 +70,7 @@ def test_bundled_model_runs_end_to_end(
     assert_few_shot_prefix_was_reused(log.samples or [])
     timings = run_timings(log)
     assert timings is not None and (timings.samples, timings.requests) == (3, 3)
-    assert timings.prompt_tokens == sum(s.output.usage.input_tokens for s in log.samples or [])  # type: ignore[union-attr]
+    assert timings.prompt_tokens == sum(s.output.usage.input_tokens for s in log.samples or [])  # type: ignore[union-attr,misc]
     assert 0 < timings.prompt_tokens_cached < timings.prompt_tokens
     assert timings.summary() in out
 
