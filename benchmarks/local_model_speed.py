@@ -88,7 +88,7 @@ def end_to_end(limit: int) -> RunTimings:
         timings = run_timings(read_eval_log(str(log_file)))
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(
-        f"gsm8k-local --limit {limit} ({DEFAULT_THREADS} threads, {BATCH_TOKENS}-token batches): "
+        f"gsm8k-local --limit {limit} ({DEFAULT_THREADS} thread(s), {BATCH_TOKENS}-token batches): "
         f"{seconds:.1f} s wall (process start included), "
         f"{usage.ru_utime + usage.ru_stime:.0f} s CPU, peak RSS {usage.ru_maxrss / 1024:.0f} MB, "
         f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
