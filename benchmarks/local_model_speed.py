@@ -4,8 +4,9 @@
 
 1. Prompt processing with the few-shot prefix cold, then warm with another question (llama.cpp
    reuses the shared prefix), and generation speed.
-2. ``gsm8k-local --limit N`` end to end in a child process: wall time and peak memory, and where
-   the time went (from the per-request figures in its log).
+2. ``gsm8k-local --limit N`` end to end in a child process: wall time, CPU time, peak memory and
+   the load average around it (the machine may be shared), and where the time went (from the
+   per-request figures in its log).
 3. The floor for those N questions: the time a model would need if it wrote exactly the reference
    solutions, at the generation speed measured in step 2.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import resource
 import statistics
 import subprocess
@@ -26,6 +28,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelName
 
 from gsm8k.local.defaults import DEFAULT_MAX_TOKENS
+from gsm8k.local.engine import BATCH_TOKENS, DEFAULT_THREADS
 from gsm8k.local.llama import LlamaCppAPI
 from gsm8k.local.timing import RunTimings, run_timings
 from gsm8k.prompting.fewshot import chain_of_thought_response, strip_annotations
@@ -72,6 +75,7 @@ def prefix_reuse() -> None:
 
 
 def end_to_end(limit: int) -> RunTimings:
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as logs:
         started = time.perf_counter()
         subprocess.run(
@@ -82,10 +86,12 @@ def end_to_end(limit: int) -> RunTimings:
         seconds = time.perf_counter() - started
         [log_file] = Path(logs).glob("*.eval")
         timings = run_timings(read_eval_log(str(log_file)))
-    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(
-        f"gsm8k-local --limit {limit}: {seconds:.1f} s wall (process start included), "
-        f"peak RSS {peak_mb:.0f} MB"
+        f"gsm8k-local --limit {limit} ({DEFAULT_THREADS} thread(s), {BATCH_TOKENS}-token batches): "
+        f"{seconds:.1f} s wall (process start included), "
+        f"{usage.ru_utime + usage.ru_stime:.0f} s CPU, peak RSS {usage.ru_maxrss / 1024:.0f} MB, "
+        f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
     assert timings is not None, "the log carries no llama.cpp figures"
     print(f"  {timings.summary()}")

@@ -24,7 +24,7 @@ from gsm8k.local.defaults import (
     DEFAULT_TEMPERATURE,
     apply_local_defaults,
 )
-from gsm8k.local.engine import engine_params
+from gsm8k.local.engine import BATCH_TOKENS, engine_params
 from gsm8k.local.run import main, retry_command, view_command
 from gsm8k.local.timing import run_timings
 
@@ -70,7 +70,7 @@ def test_bundled_model_runs_end_to_end(
     assert_few_shot_prefix_was_reused(log.samples or [])
     timings = run_timings(log)
     assert timings is not None and (timings.samples, timings.requests) == (3, 3)
-    assert timings.prompt_tokens == sum(s.output.usage.input_tokens for s in log.samples or [])  # type: ignore[union-attr]
+    assert timings.prompt_tokens == sum(s.output.usage.input_tokens for s in log.samples or [])  # type: ignore[union-attr,misc]
     assert 0 < timings.prompt_tokens_cached < timings.prompt_tokens
     assert timings.summary() in out
 
@@ -85,6 +85,9 @@ def assert_few_shot_prefix_was_reused(samples: list[EvalSample]) -> None:
         evaluated = timings["prompt_tokens_evaluated"]
         assert usage.input_tokens_cache_read + evaluated == usage.input_tokens
         assert timings["generation_seconds"] > 0 and sample.output.time
+        assert (timings["n_threads"], timings["batch_tokens"]) == (1, BATCH_TOKENS)
+        # Only whole batches come from the cache, so the rest starts on the batch grid.
+        assert usage.input_tokens_cache_read % BATCH_TOKENS == 0
         reads.append(usage.input_tokens_cache_read / usage.input_tokens)
     reads.sort()
     # The first request finds at most the chat template's opening in the cache.
@@ -123,14 +126,18 @@ def test_local_defaults_fill_only_what_the_user_left_unset() -> None:
 def test_engine_settings_do_not_follow_the_load(
     monkeypatch: pytest.MonkeyPatch, load: float
 ) -> None:
-    """One thread and one token per step whatever the machine is doing: greedy text changes
-    with the thread count and with how prompt tokens are batched."""
+    """The same threads and batches whatever the machine is doing: greedy text changes with
+    the thread count and with how prompt tokens are batched."""
     if importlib.util.find_spec("xllamacpp") is None:
         pytest.skip("needs the local extra")
+    import xllamacpp
+
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
     params = engine_params(Path("model.gguf"))
     assert (params.cpuparams.n_threads, params.cpuparams_batch.n_threads) == (1, 1)
-    assert params.n_ubatch == 1 and params.n_parallel == 1
+    assert params.n_ubatch == params.n_batch == BATCH_TOKENS == 64 and params.n_parallel == 1
+    assert params.flash_attn_type == xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_DISABLED
+    assert params.cache_ram_mib == 0 and not params.cache_idle_slots
     assert params.sampling.penalty_repeat == 1.0
     assert engine_params(Path("m.gguf"), n_threads=3).cpuparams.n_threads == 3
     with pytest.raises(ValueError, match="n_threads=0"):

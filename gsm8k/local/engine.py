@@ -1,16 +1,24 @@
 """How llama.cpp is set up for a GGUF model, in-process (``gguf/``) and served (``gsm8k-serve``).
 
 One function builds the engine's parameters for both, so a model gives the same greedy answers
-whichever way it is reached. Two choices make an answer a function of the prompt alone:
+whichever way it is reached. An answer is a function of the prompt alone because every number
+llama.cpp computes for it is computed the same way every time:
 
-* Every token is evaluated as its own step (``n_ubatch = 1``). llama.cpp keeps the previous
-  prompt's tokens and evaluates only what differs, but it evaluates the rest in batches, and a
-  token's numbers depend slightly on which tokens share its batch: measured with SmolLM2 at
-  temperature 0, the same sample gave different text run first and run after other samples.
-  Evaluated one at a time, a token's values are the same whether they came from the cache or
-  were computed now, so the shared few-shot prefix is still reused, exactly.
-* A fixed thread count (``DEFAULT_THREADS``), not one that follows the machine's load: greedy
-  SmolLM2 writes different text with 1 and with 2 threads.
+* Prompt tokens are evaluated in batches of ``BATCH_TOKENS`` that start at multiples of
+  ``BATCH_TOKENS`` (0, 64, 128, ...), whatever came before. A token's numbers depend slightly on
+  which tokens share its batch (measured with SmolLM2 at temperature 0: the same sample gave
+  different text run first and run after other samples), so a fresh prompt and a prompt whose
+  start comes from llama.cpp's cache must be cut into the same batches. The ``gguf/`` provider
+  does so (:mod:`gsm8k.local.prefix`): it takes from the cache only whole batches of the shared
+  prefix, and evaluates the rest from a batch boundary. ``gsm8k-serve`` cannot steer an HTTP
+  client's requests that way, so it evaluates every prompt from its first token, in the same
+  batches.
+* A fixed thread count (``DEFAULT_THREADS``), the same on every machine and recorded with every
+  request, not one that follows the machine's load.
+* Flash attention off, rather than llama.cpp's "auto" (which depends on the backend): on CPU it
+  is also the faster for generation (SmolLM2 on 2 cores: 45-48 tokens/s off, 32 auto).
+* One slot and no host-memory prompt cache: the only cached prompt is the previous request's,
+  which is what the provider reasons about.
 """
 
 from __future__ import annotations
@@ -20,12 +28,16 @@ from typing import Any
 
 DEFAULT_CONTEXT_TOKENS = 8192
 DEFAULT_THREADS = 1
-"""llama.cpp threads unless ``-M n_threads=N`` says otherwise. One, on every machine, so that a
-run repeats anywhere; more threads are faster on idle cores and change greedy text (the thread
-count is recorded with every request in the log). On a shared machine one thread is also the
-faster: with one of two cores busy, 1 thread generated 58 tokens/s and 2 threads 26."""
-TOKENS_PER_STEP = 1
-"""``n_ubatch``: tokens evaluated together. One makes cached and fresh prompt tokens identical."""
+"""llama.cpp threads unless ``-M n_threads=N`` says otherwise. The same number on every machine,
+so that a run repeats anywhere (the count is recorded with every request in the log). One,
+because llama.cpp's threads wait for each other after every operation: on 2 cores shared with
+other work (load average 6), SmolLM2 generated 22-40 tokens/s with one thread and 1.3-5.5 with
+two. On idle cores more threads are faster (``-M n_threads=2``: about 1.5 times on 2 idle cores)
+and may change greedy text."""
+BATCH_TOKENS = 64
+"""``n_batch`` and ``n_ubatch``: prompt tokens evaluated together, and the grid batches start on.
+Small enough that re-evaluating the partial batch at the end of a cached prefix costs little
+(32 tokens per request on average), large enough for matrix kernels to pay off."""
 DEFAULT_REPEAT_PENALTY = 1.0
 """Off: a repeat penalty changes greedy answers and is not what other providers apply."""
 
@@ -46,9 +58,17 @@ def engine_params(
     params.model.path = str(model_path)
     params.n_ctx = n_ctx
     params.n_parallel = 1
-    params.n_ubatch = TOKENS_PER_STEP
+    # llama.cpp cuts a prompt into n_batch chunks and each chunk into n_ubatch batches; equal
+    # sizes put every batch boundary on the same grid.
+    params.n_batch = BATCH_TOKENS
+    params.n_ubatch = BATCH_TOKENS
     params.cpuparams.n_threads = n_threads
     params.cpuparams_batch.n_threads = n_threads
+    params.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_DISABLED
+    # No prompt states kept in host memory: llama.cpp would restore whichever matched best,
+    # and its cached tokens would no longer be the previous request's.
+    params.cache_ram_mib = 0
+    params.cache_idle_slots = False
     params.warmup = False
     params.sampling.penalty_repeat = DEFAULT_REPEAT_PENALTY
     # The raw text, reasoning included: the grader reads it as the model wrote it.

@@ -5,7 +5,9 @@ seconds) that embeds llama.cpp's own server engine and answers chat completions 
 function call. Why in-process rather than a separate ``llama-server``: there is no second
 process to leak when a run is interrupted and nothing to wait for; the engine keeps the
 previous prompt's tokens in its cache and only evaluates what differs, so the few-shot prefix
-that every sample shares is processed once per run (exactly: see :mod:`gsm8k.local.engine`).
+that every sample shares is processed once per run, in whole batches so that the answer does
+not depend on which prompt came before (see :mod:`gsm8k.local.engine` and
+:mod:`gsm8k.local.prefix`).
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from gsm8k.local.bundled import INSTALL_HINT, resolve_model_file
 from gsm8k.local.defaults import apply_local_defaults
 from gsm8k.local.engine import (
+    BATCH_TOKENS,
     DEFAULT_CONTEXT_TOKENS,
     DEFAULT_REPEAT_PENALTY,
     DEFAULT_THREADS,
-    TOKENS_PER_STEP,
     engine_params,
 )
+from gsm8k.local.prefix import divergent_token, reusable_tokens
 from gsm8k.local.tool_protocol import CALL_CLOSE, CALL_OPEN, parse_tool_calls, render_messages
 
 _FINISH_REASONS: dict[str, StopReason] = {"stop": "stop", "length": "max_tokens"}
@@ -92,7 +95,7 @@ class LlamaCppAPI(ModelAPI):
         params.n_threads_http = 1
         params.verbosity = -1  # llama.cpp logs every load step; the console stays Inspect's
         # The engine also listens on a loopback port; requests here are direct calls (only
-        # tokenize() uses the port), so lock it with a key that only this object knows.
+        # tokenizing uses the port), so lock it with a key that only this object knows.
         self._key = secrets.token_hex(16)
         params.api_keys = [self._key]
         try:
@@ -106,6 +109,9 @@ class LlamaCppAPI(ModelAPI):
         # The engine answers one request at a time; Inspect is told so through
         # max_connections, and this lock keeps a direct caller from overlapping requests.
         self._lock = threading.Lock()
+        # The prompt tokens in llama.cpp's cache after the last request (its generated tokens
+        # follow them); empty when unknown, so that nothing is taken from the cache.
+        self._cached_prompt: list[int] = []
         atexit.register(self.close)
 
     def close(self) -> None:
@@ -122,15 +128,26 @@ class LlamaCppAPI(ModelAPI):
         return await asyncio.to_thread(self._tokenize, text)
 
     def _tokenize(self, text: str) -> list[int]:
+        return [int(token) for token in self._post("/tokenize", {"content": text})["tokens"]]
+
+    def _prompt_tokens(self, messages: list[dict[str, Any]]) -> list[int]:
+        """The tokens llama.cpp evaluates for a chat request: its own template and tokenizer,
+        as its chat endpoint applies them."""
+        prompt = self._post("/apply-template", {"messages": messages})["prompt"]
+        body = {"content": prompt, "add_special": True, "parse_special": True}
+        return [int(token) for token in self._post("/tokenize", body)["tokens"]]
+
+    def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         if self._server is None:
             raise RuntimeError("the gguf model was closed")
         request = urllib.request.Request(
-            f"{self._server.listening_address}/tokenize",
-            data=json.dumps({"content": text}).encode(),
+            f"{self._server.listening_address}{path}",
+            data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self._key}"},
         )
         with urllib.request.urlopen(request, timeout=60) as response:
-            return [int(token) for token in json.load(response)["tokens"]]
+            result: dict[str, Any] = json.load(response)
+        return result
 
     async def generate(
         self,
@@ -140,7 +157,7 @@ class LlamaCppAPI(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         request = self._request(input, tools, config)
-        response = await asyncio.to_thread(self._complete, request)
+        response, trim_seconds = await asyncio.to_thread(self._complete, request)
         error = response.get("error")
         if isinstance(error, dict) and error.get("type") == "exceed_context_size_error":
             # Inspect's convention for a prompt longer than the context: an empty answer that
@@ -161,7 +178,8 @@ class LlamaCppAPI(ModelAPI):
         else:
             tool_calls = []
         stop_reason = _FINISH_REASONS.get(choice.get("finish_reason") or "", "unknown")
-        prompt_seconds = float(timings.get("prompt_ms", 0.0)) / 1000
+        # Cutting the cache back to whole batches is part of processing this prompt.
+        prompt_seconds = float(timings.get("prompt_ms", 0.0)) / 1000 + trim_seconds
         generation_seconds = float(timings.get("predicted_ms", 0.0)) / 1000
         return ModelOutput(
             model=self.model_name,
@@ -191,7 +209,7 @@ class LlamaCppAPI(ModelAPI):
                     float(timings.get("predicted_per_second", 0.0)), 1
                 ),
                 "n_threads": self.n_threads,
-                "tokens_per_step": TOKENS_PER_STEP,
+                "batch_tokens": BATCH_TOKENS,
             },
         )
 
@@ -216,10 +234,49 @@ class LlamaCppAPI(ModelAPI):
             request["stop"] = stops
         return request
 
-    def _complete(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _complete(self, request: dict[str, Any]) -> tuple[dict[str, Any], float]:
+        """llama.cpp's response, and the seconds spent cutting its cache to whole batches."""
         with self._lock:
             if self._server is None:
                 raise RuntimeError("the gguf model was closed")
+            tokens = self._prompt_tokens(request["messages"])
+            reuse = reusable_tokens(self._cached_prompt, tokens, BATCH_TOKENS)
+            self._cached_prompt = []  # unknown until this request has succeeded
+            reuse, trim_seconds = self._keep_cached(tokens, reuse)
             # A refused request comes back as {"error": {...}} rather than an exception.
             response: dict[str, Any] = self._server.handle_chat_completions(request)
-        return response
+            if "choices" in response:
+                evaluated = int((response.get("usage") or {}).get("prompt_tokens", -1))
+                if evaluated != len(tokens):
+                    raise RuntimeError(
+                        f"llama.cpp read the prompt as {evaluated} tokens, the gguf provider as "
+                        f"{len(tokens)}: its cache cannot be cut to whole batches, so answers "
+                        "could depend on earlier requests."
+                    )
+                self._cached_prompt = tokens
+        return response, trim_seconds
+
+    def _keep_cached(self, tokens: list[int], reuse: int) -> tuple[int, float]:
+        """Leave exactly ``tokens[:reuse]`` in llama.cpp's cache, so the prompt is evaluated
+        from a batch boundary.
+
+        A one-token request whose prompt is that prefix plus a token the prompt does not have
+        there makes llama.cpp drop everything after the prefix; the next request then shares
+        exactly ``reuse`` tokens with the cache. If the cache held less than believed, it is
+        emptied instead. Returns the tokens kept and the seconds it took.
+        """
+        seconds = 0.0
+        for keep in (reuse, 0) if reuse else (0,):
+            probe = {
+                "prompt": [*tokens[:keep], divergent_token(tokens, keep)],
+                "max_tokens": 1,
+                "temperature": 0.0,
+                "cache_prompt": True,
+            }
+            response = self._server.handle_completions(probe)
+            timings = response.get("timings") or {}
+            seconds += float(timings.get("prompt_ms", 0.0)) / 1000
+            if int(timings.get("cache_n", -1)) == keep:
+                return keep, seconds
+        # Not even an empty cache was confirmed (a refused request): evaluate from the start.
+        return 0, seconds

@@ -1,11 +1,13 @@
 """``gsm8k-serve``: a GGUF model behind llama.cpp's OpenAI-compatible API on 127.0.0.1.
 
-The engine is set up exactly as the in-process ``gguf/`` provider sets it up (one thread, one
-token per step, no repeat penalty: :mod:`gsm8k.local.engine`), and requests that leave sampling
-unset get the provider's defaults (temperature 0, 256 new tokens), so the served copy answers
-each prompt as ``--model gguf/...`` does. The command prints the ``inspect eval`` line that
-reaches it with the same generation settings as a ``gguf/`` run, so ``gsm8k-compare`` ranks the
-two side by side.
+The engine is set up exactly as the in-process ``gguf/`` provider sets it up (the same threads,
+batches and attention, no repeat penalty: :mod:`gsm8k.local.engine`), and requests that leave
+sampling unset get the provider's defaults (temperature 0, 256 new tokens), so the served copy
+answers each prompt as ``--model gguf/...`` does. Unlike the provider, the server cannot cut its
+prompt cache back to whole batches between an HTTP client's requests, so it evaluates every
+prompt from the first token: the same batches, without the saving. The command prints the
+``inspect eval`` line that reaches it with the same generation settings as a ``gguf/`` run, so
+``gsm8k-compare`` ranks the two side by side.
 """
 
 from __future__ import annotations
@@ -29,7 +31,12 @@ from gsm8k.local.defaults import (
     DEFAULT_STOP_SEQUENCES,
     DEFAULT_TEMPERATURE,
 )
-from gsm8k.local.engine import DEFAULT_CONTEXT_TOKENS, DEFAULT_THREADS, engine_params
+from gsm8k.local.engine import (
+    BATCH_TOKENS,
+    DEFAULT_CONTEXT_TOKENS,
+    DEFAULT_THREADS,
+    engine_params,
+)
 from gsm8k.settings.commands import inspect_program, shell_quote
 
 DATA_DIR_ENV = "GSM8K_DATA_DIR"
@@ -91,6 +98,9 @@ def start_server(
     # client neither samples at llama.cpp's temperature 0.8 nor runs to the context limit.
     params.sampling.temp = DEFAULT_TEMPERATURE
     params.n_predict = DEFAULT_MAX_TOKENS
+    # A prompt evaluated from where the previous one diverged would be cut into other batches
+    # than a fresh one (see gsm8k.local.prefix), and answer differently.
+    params.cache_prompt = False
     params.verbosity = -1
     return xllamacpp.Server(params)
 
@@ -158,8 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     url = base_url(server)
     print(
-        f"Serving {model_path.name} as '{alias}' at {url} ({args.n_threads} thread(s), one token "
-        f"per step; requests default to temperature {_number(DEFAULT_TEMPERATURE)} and "
+        f"Serving {model_path.name} as '{alias}' at {url} ({args.n_threads} thread(s), "
+        f"{BATCH_TOKENS}-token batches, every prompt evaluated in full; requests default to "
+        f"temperature {_number(DEFAULT_TEMPERATURE)} and "
         f"{DEFAULT_MAX_TOKENS} new tokens). Ctrl-C stops it.\n\nRun GSM8K on it with:\n\n"
         f"  {eval_command(url, alias, data_dir=os.environ.get(DATA_DIR_ENV))}\n",
         flush=True,
