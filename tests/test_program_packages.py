@@ -102,8 +102,11 @@ def test_the_prompt_names_the_packages_found() -> None:
 @pytest.mark.parametrize(
     ("settings", "phrase"),
     [
-        ({"mode": "pal"}, "Use only the standard library, numpy and sympy"),
-        ({"tools": "python"}, "short Python programs (the standard library, numpy and sympy)"),
+        ({"mode": "pal"}, "Use only the standard library, numpy, scipy and sympy"),
+        (
+            {"tools": "python"},
+            "short Python programs (the standard library, numpy, scipy and sympy)",
+        ),
     ],
     ids=["pal", "python-tool"],
 )
@@ -112,7 +115,7 @@ def test_the_prompt_says_what_a_program_may_import(
 ) -> None:
     task = gsm8k(dataset=str(mini_data), fewshot=0, **settings)
     assert task.metadata is not None
-    assert task.metadata["program_packages"] == ["numpy", "sympy"]
+    assert task.metadata["program_packages"] == ["numpy", "scipy", "sympy"]
     log = run_eval(task, scripted_model(lambda _: "ANSWER: 18"), limit=1, log_dir=str(tmp_path))
     assert phrase in log.samples[0].messages[0].text
 

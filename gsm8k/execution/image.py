@@ -44,7 +44,7 @@ IMAGE_PREFIX = "gsm8k-runtime-"
 """Directory names are ``gsm8k-runtime-<pid>-<random>``: the pid tells whose image it is."""
 SHARED_MEMORY = Path("/dev/shm")
 IMAGE_BYTES = 1024 * 1024 * 1024
-"""Upper bound on the image's own tmpfs (the copies take about 200 MB with numpy and sympy)."""
+"""Upper bound on the image's own tmpfs (the copies take about 340 MB with numpy, scipy, sympy)."""
 LEFT_OUT = frozenset(
     {"site-packages", "test", "tests", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3"}
 )

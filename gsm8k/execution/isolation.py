@@ -2,7 +2,7 @@
 
 Each program gets its own mount namespace whose root is the read-only in-memory runtime image of
 :mod:`gsm8k.execution.image` (the interpreter, its standard library, the libraries they load,
-numpy and sympy: no host file) and an empty, size-capped tmpfs as its working directory; a
+numpy, scipy and sympy: no host file) and an empty, size-capped tmpfs as its working directory; a
 PID namespace of its own and no ``/proc``; empty network, IPC and UTS namespaces; no environment
 beyond ``PATH``, ``HOME``, ``TMPDIR``, ``LANG`` and one-thread BLAS settings; no new privileges;
 the seccomp filter of :mod:`gsm8k.execution.seccomp`. The PID namespace is what makes the time

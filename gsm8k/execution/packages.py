@@ -1,4 +1,4 @@
-"""Third-party packages a model's program may import: numpy and sympy, where installed.
+"""Third-party packages a model's program may import: numpy, scipy and sympy, where installed.
 
 Program-of-Thoughts style programs start with ``import numpy as np`` or use sympy to solve an
 equation; without them an honest, correct program fails on its first line. The sandbox still does
@@ -19,10 +19,11 @@ from pathlib import Path
 
 PACKAGES_ROOT = "/opt/packages"
 """Where the packages appear inside the sandbox (read-only)."""
-PROGRAM_PACKAGES = ("numpy", "sympy")
+PROGRAM_PACKAGES = ("numpy", "scipy", "sympy")
 """What the prompt offers; each brings the directories in :data:`DIRECTORIES`."""
 DIRECTORIES = {
     "numpy": ("numpy", "numpy.libs"),
+    "scipy": ("scipy", "scipy.libs"),
     "sympy": ("sympy", "mpmath"),
 }
 """Top-level directories each package needs (numpy.libs: its wheel's BLAS; mpmath: sympy's one
@@ -66,7 +67,7 @@ def available_packages() -> tuple[Package, ...]:
             located = sibling if sibling.is_dir() else _directory(extra)
             if located is not None:
                 directories.append(located)
-            elif extra != "numpy.libs":  # only wheels have it; a system numpy links system BLAS
+            elif not extra.endswith(".libs"):  # only wheels ship them; system builds link BLAS
                 break
         else:
             try:
