@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -155,20 +156,15 @@ _LOOP_STATES_OTHER = (
 
 # (completion, a gold the grader accepts but a careful human would not, truncated, question)
 FALSE_ACCEPTS: list[object] = [
-    pytest.param("The answer is 18 or 20.", "20", False, None, marks=_hole(_HEDGE_FALLS_BACK),
-                 id="answer-phrase-or"),
+    pytest.param("The answer is 18 or 20.", "20", False, None, id="answer-phrase-or"),
     pytest.param("The answer is between 18 and 20.", "20", False, None,
                  marks=_hole(_HEDGE_FALLS_BACK), id="answer-phrase-range"),
-    pytest.param("#### 18 or 20", "20", False, None, marks=_hole(_HEDGE_FALLS_BACK),
-                 id="hash-or"),
-    pytest.param("<answer>18 or 20</answer>", "20", False, None,
-                 marks=_hole(_HEDGE_FALLS_BACK), id="answer-tag-or"),
+    pytest.param("#### 18 or 20", "20", False, None, id="hash-or"),
+    pytest.param("<answer>18 or 20</answer>", "20", False, None, id="answer-tag-or"),
     pytest.param('{"answer": [18, 20]}', "20", False, None, marks=_hole(_HEDGE_FALLS_BACK),
                  id="json-list"),
-    pytest.param('{"answer": "18 or 20"}', "20", False, None,
-                 marks=_hole(_HEDGE_FALLS_BACK), id="json-string-or"),
-    pytest.param("Final answer: 18 or 20", "20", False, None, marks=_hole(_HEDGE_FALLS_BACK),
-                 id="final-answer-or"),
+    pytest.param('{"answer": "18 or 20"}', "20", False, None, id="json-string-or"),
+    pytest.param("Final answer: 18 or 20", "20", False, None, id="final-answer-or"),
     pytest.param("\\boxed{18} or \\boxed{20}", "20", False, None,
                  marks=_hole("two boxes joined by 'or' read as the last box"), id="boxes-or"),
     pytest.param("ANSWER: 18 and 20", "18", False, None,
@@ -217,7 +213,8 @@ FALSE_ACCEPTS: list[object] = [
     pytest.param("16 - 3 - 4 = 9 eggs. 9 * 2 = 18. So Janet makes $18 by selling 9 eggs.",
                  "9", False, QUESTION,
                  marks=_hole("a closing sentence ending on a computed quantity that is not the "
-                             "answer is read at that quantity"), id="closing-sentence-other-number"),
+                             "answer is read at that quantity"),
+                 id="closing-sentence-other-number"),
     pytest.param("9 * 2 = 18. She sells at $2 each.", "2", False, QUESTION,
                  marks=_hole("a closing sentence that only restates a question number is read "
                              "at it when it states no other number"),
@@ -243,9 +240,7 @@ FALSE_ACCEPTS: list[object] = [
 
 
 @pytest.mark.parametrize(("completion", "gold", "truncated", "question"), FALSE_ACCEPTS)
-def test_no_false_accept(
-    completion: str, gold: str, truncated: bool, question: str | None
-) -> None:
+def test_no_false_accept(completion: str, gold: str, truncated: bool, question: str | None) -> None:
     verdict = grade(completion, gold, question=question, truncated=truncated)
     assert not verdict.correct, f"read {verdict.answer} by {verdict.rule}"
 
@@ -272,14 +267,20 @@ FLOODS: dict[str, tuple[str, int]] = {
     "chat-turns-after-answers": ("ANSWER: 18\n<|user|>", 18),
     "json-reasoning-escapes": ('a\\"', 3),
 }
-PREFIXES = {"or-chain": "ANSWER: ", "unclosed-asides": "ANSWER: 18 ", "en-dash-ranges": "ANSWER: "}
-SUFFIXES = {"minus-signs-then-number": "18", "right-to-left-overrides": "18", "negative-dollars": "18"}
+PREFIXES = {
+    "or-chain": "ANSWER: ",
+    "unclosed-asides": "ANSWER: 18 ",
+    "en-dash-ranges": "ANSWER: ",
+    "json-reasoning-escapes": '{"reasoning": "',
+}
+SUFFIXES = dict.fromkeys(
+    ("minus-signs-then-number", "right-to-left-overrides", "negative-dollars"), "18"
+)
 
 
 def _flood(name: str, size: int) -> str:
     piece, width = FLOODS[name]
-    prefix = PREFIXES.get(name, '{"reasoning": "' if name == "json-reasoning-escapes" else "")
-    return prefix + piece * (size // width) + SUFFIXES.get(name, "")
+    return PREFIXES.get(name, "") + piece * (size // width) + SUFFIXES.get(name, "")
 
 
 def _seconds(text: str, truncated: bool) -> float:
@@ -295,8 +296,9 @@ def _seconds(text: str, truncated: bool) -> float:
 @pytest.mark.parametrize("truncated", [False, True], ids=["finished", "truncated"])
 @pytest.mark.parametrize("name", sorted(FLOODS))
 def test_floods_grade_in_linear_time(name: str, truncated: bool) -> None:
-    small, large = _seconds(_flood(name, 100_000), truncated), _seconds(
-        _flood(name, 400_000), truncated
+    small, large = (
+        _seconds(_flood(name, 100_000), truncated),
+        _seconds(_flood(name, 400_000), truncated),
     )
     # 4x the text: linear is 4x the time. Allow noise, not a square (16x).
     assert large < 3.0, f"{large:.2f} s for 400 kB"
@@ -322,7 +324,7 @@ def _run(code: str) -> ExecutionResult:
     return run_program(code, LIMITS)
 
 
-def _printed(result: ExecutionResult) -> object:
+def _printed(result: ExecutionResult) -> Any:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
@@ -342,7 +344,7 @@ def solution():
     return 0
 """)
     assert result.status == "ok", result.error
-    uid, euid, gid, results = _printed(result)  # type: ignore[misc]
+    uid, euid, gid, results = _printed(result)
     assert uid != 0 and euid != 0 and gid != 0
     assert "done" not in results
 

@@ -222,6 +222,8 @@ def _apply_rules(
     if heading is not None:
         # `**Endgültige Antwort:** 5 Äpfel` after a `\boxed{}` of the working: the last word.
         stated = find_answer_is(reader.with_text(text[heading:]))
+        if isinstance(stated, NoAnswer):
+            return Extraction(None, "none", False, "", str(stated))
         if stated is not None:
             return _found("answer_is", stated, completion, text, sections, truncated)
     for rule, finder in _FINDERS:

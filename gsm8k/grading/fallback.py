@@ -17,7 +17,7 @@ from gsm8k.grading.numbers import normalize, value_with_fraction
 from gsm8k.grading.question import restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 
-_NOT_BEFORE_NUMBER = re.compile(r"\bnot[ \t]+$", re.IGNORECASE)
+_NOT_BEFORE_NUMBER = re.compile(r"(?:\bnot|n['’]t)[ \t]+$|(?:≠|!=)[ \t]*$", re.IGNORECASE)
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
 _LIST_MARKER = re.compile(r"[.)][ \t]")

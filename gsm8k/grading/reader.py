@@ -26,7 +26,11 @@ Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
-_NEGATED_NUMBER = re.compile(r"\bnot[ \t]++[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+", re.IGNORECASE)
+# `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out.
+_NEGATED_NUMBER = re.compile(
+    r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
+    re.IGNORECASE,
+)
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(
     r"[ \t*_`]*+(?:\$|\\\$)?[ \t]*+(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*+",
@@ -193,6 +197,6 @@ def _last_working_equals(snippet: str) -> int | None:
             depth += 1
         elif char in ")]":
             depth = max(0, depth - 1)
-        elif char == "=" and depth == 0:
-            found = position
+        elif char == "=" and depth == 0 and snippet[position - 1 : position] not in ("!", "<", ">"):
+            found = position  # `x != 18`, `<=`, `>=` compare; they do not show working
     return found
