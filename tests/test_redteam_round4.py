@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ from gsm8k.execution import seccomp
 from gsm8k.execution.isolation import unavailable_reason
 from gsm8k.execution.runner import ExecutionResult, Limits, run_program
 from gsm8k.grading import grade
+from gsm8k.grading.cli import main
 
 QUESTION = (
     "Janet has 16 eggs. She eats 3 and bakes with 4. She sells the rest at $2 each. "
@@ -558,3 +560,37 @@ def solution():
 """)
     assert result.status == "ok", result.error
     assert result.number == 18
+
+
+def test_posthoc_programs_cannot_read_the_file_that_holds_their_targets(
+    sandbox: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "programs.jsonl"
+    thief = f"""
+import json, os
+def solution():
+    for place in ({str(path)!r}, "/proc/self/cwd/programs.jsonl", "programs.jsonl",
+                  "/proc/1/root{path}"):
+        try:
+            with open(place) as handle:
+                return int(json.loads(handle.readline())["target"])
+        except (OSError, ValueError, KeyError):
+            continue
+    return -1
+"""
+    writer = "def solution():\n    open('note', 'w').write('4321')\n    return -1\n"
+    reader = (
+        "import os\ndef solution():\n"
+        "    return int(open('note').read()) if os.path.exists('note') else -1\n"
+    )
+    path.write_text(
+        "".join(
+            json.dumps({"id": str(i), "target": "4321", "program": program}) + "\n"
+            for i, program in enumerate((thief, writer, reader))
+        )
+    )
+    main(["--run-programs", str(path)])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(row["correct"], row["status"], row["answer"]) for row in rows] == [
+        (False, "ok", "-1")
+    ] * 3
