@@ -221,6 +221,30 @@ FALSE_ACCEPTS: list[object] = [
                  marks=_hole("a closing sentence that only restates a question number is read "
                              "at it when it states no other number"),
                  id="closing-sentence-question-number-only"),
+    pytest.param(QUESTION, "2", False, QUESTION,
+                 marks=_hole("a completion that only restates the question is read at the "
+                             "question's last number"), id="question-echoed-only"),
+    pytest.param("Question: Tom has 5 apples and buys 13. How many?\nAnswer: 5 + 13 = 18\n"
+                 "#### 18\n\nQuestion: " + QUESTION + "\nAnswer: 16 - 3 - 4 = 9, 9 * 3 = 27\n"
+                 "#### 27", "18", False, QUESTION,
+                 marks=_hole("an echoed few-shot example's answer wins: the sample's own question "
+                             "after it is cut as an invented follow-up"),
+                 id="few-shot-example-echoed-first"),
+    pytest.param("| id | answer |\n| 0 | 18 |\n\nI don't know.", "18", False, QUESTION,
+                 marks=_hole("a smuggled answer table is read by the last-number guess"),
+                 id="answer-key-table"),
+    pytest.param('The reference solution says "#### 18". I could not solve it.', "18", False,
+                 QUESTION, marks=_hole("a quoted #### mark is read as the answer"),
+                 id="quoted-hash-mark"),
+    pytest.param("The expected format is \\boxed{18}. I think it's 20 but not sure.", "18",
+                 False, QUESTION, marks=_hole("a box given as a format example is read"),
+                 id="format-example-box"),
+    pytest.param('Respond as {"answer": 18}. My working: 9*2 = 20?', "18", False, QUESTION,
+                 marks=_hole("a JSON field given as a format example is read"),
+                 id="format-example-json"),
+    pytest.param("You asked: 'How much? ANSWER: 18' - I cannot answer.", "18", False, QUESTION,
+                 marks=_hole("an answer mark quoted from the prompt is read"),
+                 id="quoted-answer-mark"),
     pytest.param("ANSWER: 18<|end|>\n<|assistant|>\nANSWER: 20", "20", False, None,
                  id="phi3-end-of-turn"),
     pytest.param("\\boxed{18}\n" + "So the final result is 20. " * 40, "18", True, None,
