@@ -221,9 +221,9 @@ FALSE_ACCEPTS: list[object] = [
                  marks=_hole("a closing sentence that only restates a question number is read "
                              "at it when it states no other number"),
                  id="closing-sentence-question-number-only"),
-    pytest.param(QUESTION, "2", False, QUESTION,
-                 marks=_hole("a completion that only restates the question is read at the "
-                             "question's last number"), id="question-echoed-only"),
+    pytest.param(QUESTION, "2", False, QUESTION, id="question-echoed-only"),
+    pytest.param("Question: " + QUESTION + "\nLet me think.", "2", False, QUESTION,
+                 id="question-echoed-with-words"),
     pytest.param("Question: Tom has 5 apples and buys 13. How many?\nAnswer: 5 + 13 = 18\n"
                  "#### 18\n\nQuestion: " + QUESTION + "\nAnswer: 16 - 3 - 4 = 9, 9 * 3 = 27\n"
                  "#### 27", "18", False, QUESTION,
