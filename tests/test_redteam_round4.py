@@ -226,10 +226,7 @@ FALSE_ACCEPTS: list[object] = [
                  id="question-echoed-with-words"),
     pytest.param("Question: Tom has 5 apples and buys 13. How many?\nAnswer: 5 + 13 = 18\n"
                  "#### 18\n\nQuestion: " + QUESTION + "\nAnswer: 16 - 3 - 4 = 9, 9 * 3 = 27\n"
-                 "#### 27", "18", False, QUESTION,
-                 marks=_hole("an echoed few-shot example's answer wins: the sample's own question "
-                             "after it is cut as an invented follow-up"),
-                 id="few-shot-example-echoed-first"),
+                 "#### 27", "18", False, QUESTION, id="few-shot-example-echoed-first"),
     pytest.param("| id | answer |\n| 0 | 18 |\n\nI don't know.", "18", False, QUESTION,
                  marks=_hole("a smuggled answer table is read by the last-number guess"),
                  id="answer-key-table"),
@@ -272,6 +269,7 @@ def test_no_false_accept(completion: str, gold: str, truncated: bool, question: 
 
 # --- The grader: floods stay linear ----------------------------------------------------------
 
+ECHOED = f"ANSWER: 18\nQuestion: {QUESTION}\n"
 FLOODS: dict[str, tuple[str, int]] = {
     # name: (the repeated piece, or a prefix/suffix pattern below) and the piece's length
     "hash-then-spaces": ("#### " + " ", 1),
@@ -291,6 +289,8 @@ FLOODS: dict[str, tuple[str, int]] = {
     "empty-hash-lines": ("#### \n", 6),
     "chat-turns-after-answers": ("ANSWER: 18\n<|user|>", 18),
     "json-reasoning-escapes": ('a\\"', 3),
+    # The sample's own question asked again after every answer: each is a new start.
+    "echoed-questions": (ECHOED, len(ECHOED)),
 }
 PREFIXES = {
     "or-chain": "ANSWER: ",
