@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gsm8k.grading.reader import HEDGED, SENTENCE_END, Found, Reader
+from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.rules import NoAnswer
 
 VALUE_WINDOW = 200
@@ -75,10 +75,11 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
         if sentence_end is not None and window[sentence_end.start()] in "?？":
             continue  # `так ответ будет 14?`: a question the model asks itself, not an answer
         sentence = window if sentence_end is None else window[: sentence_end.start()]
-        if last and reader.refusal(sentence) == HEDGED:
-            # "The answer is 18 or 20.": the final statement offers two values; the last-number
-            # guess would read the second.
-            return NoAnswer(HEDGED)
+        refused = reader.refusal(sentence) if last else None
+        if refused is not None:
+            # "The answer is 18 or 20.", "The answer is 9 + 9.": the final statement is not one
+            # number, and the last-number guess would read a number inside it.
+            return NoAnswer(refused)
         last = False
         value = reader.value_of(sentence)
         if value is not None:

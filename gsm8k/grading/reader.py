@@ -48,6 +48,12 @@ _MIXED_FRACTION = re.compile(
 _VARIABLE_BEFORE = re.compile(r"(?<![A-Za-z\\])(?![aAI][ \t])[A-Za-z][ \t]*[-+*×−][ \t]*$")
 _VARIABLE_AFTER = re.compile(r"[ \t]*[-+*×−/][ \t]*(?![aAI](?![A-Za-z]))[A-Za-z](?![A-Za-z])")
 _VARIABLE_LOOK = 8
+# Arithmetic on the stated value (`9 × 2`, `9*2`, `\\boxed{9 \\times 2}`, `20 - 2`): its first
+# operand is not the answer. A power of ten (`1.2 \\times 10^{5}`, `5×10⁴`) is one number.
+_OPERATION = re.compile(
+    r"[ \t]*+(?:[×*÷+]|\\times|\\cdot|\\div|(?<=[ \t])-)[ \t]*+\\?[$£€¥₹]?"
+    r"(?!10[ \t]*(?:\^|\*\*|[⁰¹²³⁴-⁹]))\d"
+)
 # Two values offered as alternatives: `18 or 20`, `18 dollars or 20 dollars`, `18–20`.
 _ALTERNATIVE = re.compile(r"[ \t]*(?:[A-Za-z$%]{1,12}[ \t]*)?(?:\(?[ \t]*or[ \t]+|–[ \t]*)")
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
@@ -55,6 +61,7 @@ UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 10
 cents, …): two values in this ratio may be one answer written twice."""
 EXPRESSION = "the stated answer is an expression with a variable, not a number"
 HEDGED = "the stated answer offers two different values"
+ARITHMETIC = "the stated answer is arithmetic still to be done, not its result"
 
 
 class Reader:
@@ -168,6 +175,8 @@ class Reader:
         before = stated[max(0, first.start() - _VARIABLE_LOOK) : first.start()]
         if _VARIABLE_BEFORE.search(before) or _VARIABLE_AFTER.match(stated, first.end()):
             return EXPRESSION
+        if _OPERATION.match(stated, first.end()):
+            return ARITHMETIC
         alternative = _ALTERNATIVE.match(stated, first.end())
         second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
         if second is not None:
