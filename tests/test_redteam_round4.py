@@ -311,7 +311,7 @@ def _flood(name: str, size: int) -> str:
 
 def _seconds(text: str, truncated: bool) -> float:
     best = float("inf")
-    for _ in range(2):  # the better of two: the machine is shared
+    for _ in range(3):  # the best of three: the machine may be shared
         started = time.process_time()
         grade(text, "18", question=QUESTION * 100, truncated=truncated)
         best = min(best, time.process_time() - started)
@@ -326,8 +326,9 @@ def test_floods_grade_in_linear_time(name: str, truncated: bool) -> None:
         _seconds(_flood(name, 100_000), truncated),
         _seconds(_flood(name, 400_000), truncated),
     )
-    # 4x the text: linear is 4x the time. Allow noise, not a square (16x).
-    assert large < 3.0, f"{large:.2f} s for 400 kB"
+    # 4x the text: linear is 4x the time. Allow noise, not a square (16x). Each takes well under
+    # a second on an idle core; the absolute bound only catches a blow-up on a busy machine.
+    assert large < 10.0, f"{large:.2f} s for 400 kB"
     assert large < max(8 * small, 0.25), f"{small:.3f} s -> {large:.3f} s"
 
 
