@@ -37,12 +37,19 @@ PLACEHOLDER = re.compile(
     re.IGNORECASE,
 )
 _AMBIGUOUS_DOT = re.compile(r"\d\.\d{3}(?!\d)")
-# The fraction of a mixed number, right after its whole part: `3 2/5`, `12\frac{1}{3}`, `5 ½`.
+# The fraction of a mixed number, right after its whole part: `3 2/5`, `12\frac{1}{3}`, `5 ½`,
+# `18½`.
 _MIXED_FRACTION = re.compile(
     r"(?:[ \t]{1,2}|[ \t]?(?=\\))(?:(?P<top>\d{1,4})[ \t]?/[ \t]?(?P<bottom>\d{1,4})(?![\d.,/])"
     r"|\\[dt]?frac[ \t]?\{[ \t]?(?P<ltop>\d{1,4})[ \t]?\}"
     r"[ \t]?\{[ \t]?(?P<lbottom>\d{1,4})[ \t]?\})"
+    r"|[ \t]?(?P<vulgar>[¼½¾⅐-⅞])"
 )
+_VULGAR_FRACTIONS = {"¼": (1, 4), "½": (1, 2), "¾": (3, 4), "⅐": (1, 7), "⅑": (1, 9)}
+_VULGAR_FRACTIONS |= {"⅒": (1, 10), "⅓": (1, 3), "⅔": (2, 3), "⅕": (1, 5), "⅖": (2, 5)}
+_VULGAR_FRACTIONS |= {"⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8)}
+_VULGAR_FRACTIONS |= {"⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8)}
+"""The vulgar-fraction characters and their values (`18½` is 18.5, never 18)."""
 # A single-letter variable joined to the value by an operator: `x - 14`, `14 - x`, `2*n`. The
 # articles and `I` are words, not variables.
 _VARIABLE_BEFORE = re.compile(r"(?<![A-Za-z\\])(?![aAI][ \t])[A-Za-z][ \t]*[-+*×−][ \t]*$")
@@ -140,8 +147,11 @@ class Reader:
         fraction = _MIXED_FRACTION.match(text, match.end())
         if fraction is None or text[max(0, match.start() - 1) : match.start()] == "/":
             return None
-        top = int(fraction.group("top") or fraction.group("ltop"))
-        bottom = int(fraction.group("bottom") or fraction.group("lbottom"))
+        if fraction.group("vulgar"):
+            top, bottom = _VULGAR_FRACTIONS[fraction.group("vulgar")]
+        else:
+            top = int(fraction.group("top") or fraction.group("ltop"))
+            bottom = int(fraction.group("bottom") or fraction.group("lbottom"))
         whole = number_from_match(match)
         if whole is None or not 0 < top < bottom:
             return None  # `3 4/2` is not a mixed number: a list, or working
