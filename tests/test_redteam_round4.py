@@ -272,7 +272,7 @@ def test_no_false_accept(completion: str, gold: str, truncated: bool, question: 
 ECHOED = f"ANSWER: 18\nQuestion: {QUESTION}\n"
 FLOODS: dict[str, tuple[str, int]] = {
     # name: (the repeated piece, or a prefix/suffix pattern below) and the piece's length
-    "hash-then-spaces": ("#### " + " ", 1),
+    "hash-then-spaces": (" ", 1),
     "minus-signs-then-number": ("-", 1),
     "digit-space-runs": ("1 ", 2),
     "digit-no-break-space-runs": ("1\u00a0", 2),
@@ -293,6 +293,7 @@ FLOODS: dict[str, tuple[str, int]] = {
     "echoed-questions": (ECHOED, len(ECHOED)),
 }
 PREFIXES = {
+    "hash-then-spaces": "#### ",
     "or-chain": "ANSWER: ",
     "unclosed-asides": "ANSWER: 18 ",
     "en-dash-ranges": "ANSWER: ",
