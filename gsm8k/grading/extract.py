@@ -206,7 +206,7 @@ def _apply_rules(
 ) -> Extraction | None:
     """The rules in order on a reader's text; ``None`` when none found an answer (and, with
     ``fallback``, the last-number fallback found none either)."""
-    text = _cut_continuation(reader.text)
+    text = _cut_continuation(reader.text, reader.question_text)
     if truncated and _inside_json_reasoning(text):
         return Extraction(None, "none", False, "", TRUNCATED_IN_JSON_REASONING)
     reader = reader.with_text(text)
@@ -222,6 +222,8 @@ def _apply_rules(
     if heading is not None:
         # `**Endgültige Antwort:** 5 Äpfel` after a `\boxed{}` of the working: the last word.
         stated = find_answer_is(reader.with_text(text[heading:]))
+        if isinstance(stated, NoAnswer):
+            return Extraction(None, "none", False, "", str(stated))
         if stated is not None:
             return _found("answer_is", stated, completion, text, sections, truncated)
     for rule, finder in _FINDERS:
@@ -262,15 +264,32 @@ def _found(
     return Extraction(value, rule, rule == "answer_line", snippet)
 
 
-def _cut_continuation(completion: str) -> str:
-    """Drop an invented follow-up question that starts after the first explicit answer."""
-    if FOLLOW_UP.search(completion) is None:
-        return completion  # the common case, found with one cheap scan
-    first_answer = _EXPLICIT_ANSWER.search(completion)
-    if first_answer is None:
-        return completion
-    continuation = FOLLOW_UP.search(completion, first_answer.end())
-    return completion if continuation is None else completion[: continuation.start()]
+def _cut_continuation(completion: str, question: str | None = None) -> str:
+    """Drop an invented follow-up question that starts after the first explicit answer.
+
+    A "follow-up" that is the sample's own question is not invented: what came before it was an
+    echoed example (a few-shot exemplar copied back with its answer), and the model's answer to
+    the sample follows it.
+    """
+    opening = " ".join((question or "").split())[:_QUESTION_OPENING]
+    start = 0
+    while True:
+        if FOLLOW_UP.search(completion, start) is None:
+            return completion[start:]  # the common case, found with one cheap scan
+        first_answer = _EXPLICIT_ANSWER.search(completion, start)
+        if first_answer is None:
+            return completion[start:]
+        continuation = FOLLOW_UP.search(completion, first_answer.end())
+        if continuation is None:
+            return completion[start:]
+        after = completion[continuation.end() : continuation.end() + 2 * len(opening) + 40]
+        if not opening or not " ".join(after.split()).startswith(opening):
+            return completion[start : continuation.start()]
+        start = continuation.start()
+
+
+_QUESTION_OPENING = 60
+"""Characters of the sample's question (spaces collapsed) that mark it as asked again."""
 
 
 def _inside_json_reasoning(text: str) -> bool:

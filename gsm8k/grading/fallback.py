@@ -17,7 +17,7 @@ from gsm8k.grading.numbers import normalize, value_with_fraction
 from gsm8k.grading.question import restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 
-_NOT_BEFORE_NUMBER = re.compile(r"\bnot[ \t]+$", re.IGNORECASE)
+_NOT_BEFORE_NUMBER = re.compile(r"(?:\bnot|n['’]t)[ \t]+$|(?:≠|!=)[ \t]*$", re.IGNORECASE)
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
 _LIST_MARKER = re.compile(r"[.)][ \t]")
@@ -25,6 +25,8 @@ _LINE_START_BEFORE = re.compile(r"\n[ \t]*$")
 
 
 def find_last_number(reader: Reader) -> Found | None:
+    if _only_echoes_question(reader):
+        return None  # the question copied back, nothing computed: its last number is no answer
     printed = _program_result(reader)
     if printed is not None:
         value, closing_start = printed
@@ -35,6 +37,16 @@ def find_last_number(reader: Reader) -> Found | None:
             # number is the answer, not a number the prose repeats from the question.
             return value, f"printed {normalize(value)}"
     return _scan_numbers(reader, 0, None).last
+
+
+def _only_echoes_question(reader: Reader) -> bool:
+    """Whether the text holds the sample's question word for word and no digit besides."""
+    if not reader.question_text:
+        return False
+    question = " ".join(reader.question_text.split())
+    text = " ".join(reader.text.split())
+    rest = text.replace(question, " ") if question else text
+    return rest != text and not any(char.isdigit() for char in rest)
 
 
 @dataclass

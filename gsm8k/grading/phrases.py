@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.rules import NoAnswer
 
 VALUE_WINDOW = 200
 """Characters after a phrase in which its value must appear."""
@@ -53,11 +54,12 @@ _DIGIT_RUN = re.compile(r"[\d,. \u00a0\u202f]*")
 _NUMBER_START = re.compile(r"[-−]?[$£€¥₹]?[ \t]?\d|[dt]?frac\{")
 
 
-def find_answer_is(reader: Reader) -> Found | None:
+def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
     text = reader.text
     folded = text.lower()
     if not any(keyword in folded for keyword in _PHRASE_KEYWORDS):
         return None  # a fast substring check spares most texts the phrase pattern
+    last = True
     for match in reversed(list(_ANSWER_IS.finditer(text))):
         window = text[match.end() : match.end() + VALUE_WINDOW]
         if window[-1:].isdigit():
@@ -73,6 +75,12 @@ def find_answer_is(reader: Reader) -> Found | None:
         if sentence_end is not None and window[sentence_end.start()] in "?？":
             continue  # `так ответ будет 14?`: a question the model asks itself, not an answer
         sentence = window if sentence_end is None else window[: sentence_end.start()]
+        refused = reader.refusal(sentence) if last else None
+        if refused is not None:
+            # "The answer is 18 or 20.", "The answer is 9 + 9.": the final statement is not one
+            # number, and the last-number guess would read a number inside it.
+            return NoAnswer(refused)
+        last = False
         value = reader.value_of(sentence)
         if value is not None:
             return value, (match.group(0) + sentence).strip()

@@ -26,24 +26,41 @@ Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
-_NEGATED_NUMBER = re.compile(r"\bnot[ \t]++[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+", re.IGNORECASE)
+# `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out.
+_NEGATED_NUMBER = re.compile(
+    r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
+    re.IGNORECASE,
+)
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(
     r"[ \t*_`]*+(?:\$|\\\$)?[ \t]*+(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*+",
     re.IGNORECASE,
 )
 _AMBIGUOUS_DOT = re.compile(r"\d\.\d{3}(?!\d)")
-# The fraction of a mixed number, right after its whole part: `3 2/5`, `12\frac{1}{3}`, `5 ½`.
+# The fraction of a mixed number, right after its whole part: `3 2/5`, `12\frac{1}{3}`, `5 ½`,
+# `18½`.
 _MIXED_FRACTION = re.compile(
     r"(?:[ \t]{1,2}|[ \t]?(?=\\))(?:(?P<top>\d{1,4})[ \t]?/[ \t]?(?P<bottom>\d{1,4})(?![\d.,/])"
     r"|\\[dt]?frac[ \t]?\{[ \t]?(?P<ltop>\d{1,4})[ \t]?\}"
     r"[ \t]?\{[ \t]?(?P<lbottom>\d{1,4})[ \t]?\})"
+    r"|[ \t]?(?P<vulgar>[¼½¾⅐-⅞])"
 )
+_VULGAR_FRACTIONS = {"¼": (1, 4), "½": (1, 2), "¾": (3, 4), "⅐": (1, 7), "⅑": (1, 9)}
+_VULGAR_FRACTIONS |= {"⅒": (1, 10), "⅓": (1, 3), "⅔": (2, 3), "⅕": (1, 5), "⅖": (2, 5)}
+_VULGAR_FRACTIONS |= {"⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8)}
+_VULGAR_FRACTIONS |= {"⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8)}
+"""The vulgar-fraction characters and their values (`18½` is 18.5, never 18)."""
 # A single-letter variable joined to the value by an operator: `x - 14`, `14 - x`, `2*n`. The
 # articles and `I` are words, not variables.
 _VARIABLE_BEFORE = re.compile(r"(?<![A-Za-z\\])(?![aAI][ \t])[A-Za-z][ \t]*[-+*×−][ \t]*$")
 _VARIABLE_AFTER = re.compile(r"[ \t]*[-+*×−/][ \t]*(?![aAI](?![A-Za-z]))[A-Za-z](?![A-Za-z])")
 _VARIABLE_LOOK = 8
+# Arithmetic on the stated value (`9 × 2`, `9*2`, `\\boxed{9 \\times 2}`, `20 - 2`): its first
+# operand is not the answer. A power of ten (`1.2 \\times 10^{5}`, `5×10⁴`) is one number.
+_OPERATION = re.compile(
+    r"[ \t]*+(?:[×*÷+]|\\times|\\cdot|\\div|(?<=[ \t])-)[ \t]*+\\?[$£€¥₹]?"
+    r"(?!10[ \t]*(?:\^|\*\*|[⁰¹²³⁴-⁹]))\d"
+)
 # Two values offered as alternatives: `18 or 20`, `18 dollars or 20 dollars`, `18–20`.
 _ALTERNATIVE = re.compile(r"[ \t]*(?:[A-Za-z$%]{1,12}[ \t]*)?(?:\(?[ \t]*or[ \t]+|–[ \t]*)")
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
@@ -51,6 +68,7 @@ UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 10
 cents, …): two values in this ratio may be one answer written twice."""
 EXPRESSION = "the stated answer is an expression with a variable, not a number"
 HEDGED = "the stated answer offers two different values"
+ARITHMETIC = "the stated answer is arithmetic still to be done, not its result"
 
 
 class Reader:
@@ -129,8 +147,11 @@ class Reader:
         fraction = _MIXED_FRACTION.match(text, match.end())
         if fraction is None or text[max(0, match.start() - 1) : match.start()] == "/":
             return None
-        top = int(fraction.group("top") or fraction.group("ltop"))
-        bottom = int(fraction.group("bottom") or fraction.group("lbottom"))
+        if fraction.group("vulgar"):
+            top, bottom = _VULGAR_FRACTIONS[fraction.group("vulgar")]
+        else:
+            top = int(fraction.group("top") or fraction.group("ltop"))
+            bottom = int(fraction.group("bottom") or fraction.group("lbottom"))
         whole = number_from_match(match)
         if whole is None or not 0 < top < bottom:
             return None  # `3 4/2` is not a mixed number: a list, or working
@@ -164,6 +185,8 @@ class Reader:
         before = stated[max(0, first.start() - _VARIABLE_LOOK) : first.start()]
         if _VARIABLE_BEFORE.search(before) or _VARIABLE_AFTER.match(stated, first.end()):
             return EXPRESSION
+        if _OPERATION.match(stated, first.end()):
+            return ARITHMETIC
         alternative = _ALTERNATIVE.match(stated, first.end())
         second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
         if second is not None:
@@ -193,6 +216,6 @@ def _last_working_equals(snippet: str) -> int | None:
             depth += 1
         elif char in ")]":
             depth = max(0, depth - 1)
-        elif char == "=" and depth == 0:
-            found = position
+        elif char == "=" and depth == 0 and snippet[position - 1 : position] not in ("!", "<", ">"):
+            found = position  # `x != 18`, `<=`, `>=` compare; they do not show working
     return found

@@ -50,12 +50,22 @@ class NoAnswer(str):
     """A rule found the final answer and it is not a number: the search ends with no answer."""
 
 
-def _last_with_value(pattern: re.Pattern[str], reader: Reader) -> Found | None:
-    for match in reversed(list(pattern.finditer(reader.text))):
+def _last_with_value(pattern: re.Pattern[str], reader: Reader) -> Found | NoAnswer | None:
+    for index, match in enumerate(reversed(list(pattern.finditer(reader.text)))):
+        refused = _final_refusal(index, match.group("value") or "", reader)
+        if refused is not None:
+            return refused
         found = _answer_line_value(match, reader)
         if found is not None:
             return found
     return None
+
+
+def _final_refusal(index: int, value: str, reader: Reader) -> NoAnswer | None:
+    """The last mark is the model's final statement: two values (`#### 18 or 20`) or an
+    expression there is no answer, never a number the last-number guess finds in it."""
+    refused = reader.refusal(value.strip()) if index == 0 else None
+    return None if refused is None else NoAnswer(refused)
 
 
 def _answer_line_value(match: re.Match[str], reader: Reader) -> Found | None:
@@ -145,27 +155,33 @@ def _opens_explanation(value: str) -> bool:
     return len(_LETTER.findall(before)) >= 2 or len(_LETTER.findall(prose)) >= _SENTENCE_LETTERS
 
 
-def find_json(reader: Reader) -> Found | None:
+def find_json(reader: Reader) -> Found | NoAnswer | None:
     text = reader.text
-    for match in reversed(list(_JSON_ANSWER.finditer(text))):
+    for index, match in enumerate(reversed(list(_JSON_ANSWER.finditer(text)))):
         snippet = match.group("double") or match.group("single") or match.group("bare") or ""
+        refused = _final_refusal(index, snippet, reader)
+        if refused is not None:
+            return refused
         value = reader.value_of(snippet.strip())
         if value is not None:
             return value, match.group(0).strip()
     return None
 
 
-def find_answer_tag(reader: Reader) -> Found | None:
+def find_answer_tag(reader: Reader) -> Found | NoAnswer | None:
     return _last_with_value(_ANSWER_TAG, reader)
 
 
-def find_hash_line(reader: Reader) -> Found | None:
+def find_hash_line(reader: Reader) -> Found | NoAnswer | None:
     closing = closing_hash(reader)
     if closing is not None:
         return closing  # a closing `## 20` heading that is only a number
-    for match in reversed(list(_HASH_LINE.finditer(reader.text))):
-        if is_heading(match.group("value")):
-            continue  # `#### Cost of Bread`, `#### Step 2: …`: a markdown heading
+    marks = reversed(list(_HASH_LINE.finditer(reader.text)))
+    for index, match in enumerate(m for m in marks if not is_heading(m.group("value"))):
+        # `#### Cost of Bread`, `#### Step 2: …` (markdown headings) are passed over.
+        refused = _final_refusal(index, match.group("value"), reader)
+        if refused is not None:
+            return refused
         found = _answer_line_value(match, reader)
         if found is not None:
             return found

@@ -88,12 +88,14 @@ _EMPTY_ANSWER_END = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 # A new turn the model invented after its answer: a new question in any MGSM language, or the
-# user-turn markers of the chat families (ChatML, Phi, Llama 3's header, DeepSeek's full-width
-# `<｜User｜>`, Mistral's `[INST]`, a harmony user turn, Gemma's turn tokens, Alpaca headings).
+# turn markers of the chat families (ChatML, Phi's `<|user|>` and `<|assistant|>`, Llama 3's
+# header, DeepSeek's full-width `<｜User｜>`, Mistral's `[INST]`, a harmony user turn, Gemma's
+# turn tokens, Alpaca headings).
 FOLLOW_UP = re.compile(
     r"\n[ \t]*(?:\*\*)?(?:question|problem|exercise|q|human|user|frage|pregunta|задача|вопрос|swali"
     r"|প্রশ্ন|ప్రశ్న|โจทย์|問題|问题)(?:[ \t]*\d{1,6})?(?:\*\*)?[ \t]*[:：.]"
-    r"|<\|(?:im_start|user|endoftext|eot_id)\|>|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
+    r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id)\|>"
+    r"|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
     r"|<[|｜](?:user|end[▁_ ]of[▁_ ]sentence)[|｜]>|<\|start_header_id\|>[ \t]*user"
     r"|\[INST\]|<\|start\|>[ \t]*user"
     r"|<(?:start|end)_of_turn>|\n[ \t]*#{1,4}[ \t]*(?:instruction|input|human|user)\b",
