@@ -1,18 +1,8 @@
-"""Grade completions produced elsewhere: the ``gsm8k-grade`` command and ``grade_completion``.
+"""Grade completions produced elsewhere: the ``gsm8k-grade`` command.
 
-Input: JSON lines ``{"id": str, "completion": str, "target": str}``; ``target`` may be left out,
-then ``id`` is looked up in the dataset as a sample id (the test index, ``17``; ``test-17`` from
-older logs also works). The question is a row's ``question`` field, or the dataset's question when
-the target is looked up; the grader uses it to tell a restated quantity from the answer. An optional
-``"truncated": true``, or a ``"stop_reason"`` that the eval counts as truncation (``max_tokens``,
-``model_length``), marks a completion cut off at the token limit, exactly as the eval's scorer reads
-``stop_reason``. Output: one JSON line per input line, in the same order, each with its input
-``line`` number; a line that cannot be graded gets an ``error`` field instead of a verdict, and the
-rest are still graded. A summary goes to stderr.
-
-Other harnesses' files are read as they are (:mod:`gsm8k.grading.imports`): an lm-evaluation-harness
-``--log_samples`` file or an Inspect log is recognised, each row is output with the original
-verdict beside this grader's, and the summary gives the headline before and after.
+Its input, output, program and other-harness formats are in :data:`HELP_EPILOG` (``--help``):
+JSON lines of completions, an lm-evaluation-harness ``--log_samples`` file or an Inspect log
+(:mod:`gsm8k.grading.imports`); one output line per input row, a failed row gets an ``error``.
 """
 
 from __future__ import annotations
