@@ -9,9 +9,8 @@ Sources, as the task's ``dataset`` parameter names them:
 * a directory in the openai/grade-school-math layout (``test.jsonl``, ``train.jsonl``, and any other
   ``<split>.jsonl``), or a single JSONL file of records.
 
-Hub files are read from the local Hugging Face cache when present, so a warm cache needs no
-network. Otherwise the hub is probed for a few seconds first: Inspect's ``hf_dataset`` with a
-pinned revision skips the cache and retries for about 30 s, so this module does not use it.
+Hub files come from the local Hugging Face cache when present; else the hub is probed briefly
+(Inspect's ``hf_dataset`` with a pinned revision skips the cache and retries for about 30 s).
 """
 
 from __future__ import annotations
