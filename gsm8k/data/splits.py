@@ -1,14 +1,12 @@
 """Where GSM8K records come from: the Hugging Face hub (pinned, cache first) or local JSONL files.
 
 Sources, as the task's ``dataset`` parameter names them:
-
 * ``gsm8k`` (``openai/gsm8k``, config ``main``), ``gsm8k-socratic`` (config ``socratic``) and
   ``gsm8k-platinum`` (``madrylab/gsm8k-platinum``, test only) on the hub;
 * a local copy of those beside ``$GSM8K_DATA_DIR`` when there is one (``LOCAL_COPIES``): its
   ``test.jsonl``, its ``test_socratic.jsonl``, and ``../gsm8k-platinum/test.jsonl``;
 * a directory in the openai/grade-school-math layout (``test.jsonl``, ``train.jsonl``, and any other
   ``<split>.jsonl``), or a single JSONL file of records.
-
 Hub files come from the local Hugging Face cache when present; else the hub is probed briefly
 (Inspect's ``hf_dataset`` with a pinned revision skips the cache and retries for about 30 s).
 """
