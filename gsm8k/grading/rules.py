@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 
 from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading
 from gsm8k.grading.reader import Found, Reader
@@ -51,7 +52,13 @@ class NoAnswer(str):
 
 
 def _last_with_value(pattern: re.Pattern[str], reader: Reader) -> Found | NoAnswer | None:
-    for index, match in enumerate(reversed(list(pattern.finditer(reader.text)))):
+    return _first_value(reversed(list(pattern.finditer(reader.text))), reader)
+
+
+def _first_value(marks: Iterable[re.Match[str]], reader: Reader) -> Found | NoAnswer | None:
+    """The value of the first mark (last in the text first) that holds one; the last mark's
+    refusal (a hedge, a ruled-out value) ends the search with no answer."""
+    for index, match in enumerate(marks):
         refused = _final_refusal(index, match.group("value") or "", reader)
         if refused is not None:
             return refused
@@ -177,15 +184,8 @@ def find_hash_line(reader: Reader) -> Found | NoAnswer | None:
     if closing is not None:
         return closing  # a closing `## 20` heading that is only a number
     marks = reversed(list(_HASH_LINE.finditer(reader.text)))
-    for index, match in enumerate(m for m in marks if not is_heading(m.group("value"))):
-        # `#### Cost of Bread`, `#### Step 2: …` (markdown headings) are passed over.
-        refused = _final_refusal(index, match.group("value"), reader)
-        if refused is not None:
-            return refused
-        found = _answer_line_value(match, reader)
-        if found is not None:
-            return found
-    return None
+    # `#### Cost of Bread`, `#### Step 2: …` (markdown headings) are passed over.
+    return _first_value((m for m in marks if not is_heading(m.group("value"))), reader)
 
 
 def find_boxed(reader: Reader) -> Found | NoAnswer | None:
