@@ -28,7 +28,7 @@ from inspect_ai.log import read_eval_log
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, ModelName
 
 from gsm8k.local.defaults import DEFAULT_MAX_TOKENS
-from gsm8k.local.engine import BATCH_TOKENS, DEFAULT_THREADS
+from gsm8k.local.engine import BATCH_TOKENS
 from gsm8k.local.llama import LlamaCppAPI
 from gsm8k.local.timing import RunTimings, run_timings
 from gsm8k.prompting.fewshot import chain_of_thought_response, strip_annotations
@@ -88,7 +88,7 @@ def end_to_end(limit: int) -> RunTimings:
         timings = run_timings(read_eval_log(str(log_file)))
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(
-        f"gsm8k-local --limit {limit} ({DEFAULT_THREADS} thread(s), {BATCH_TOKENS}-token batches): "
+        f"gsm8k-local --limit {limit} ({BATCH_TOKENS}-token batches): "
         f"{seconds:.1f} s wall (process start included), "
         f"{usage.ru_utime + usage.ru_stime:.0f} s CPU, peak RSS {usage.ru_maxrss / 1024:.0f} MB, "
         f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"

@@ -1,10 +1,11 @@
 """Greedy local answers are a function of the prompt alone.
 
 Through the real bundled model: every sample gets the same completion run alone on a fresh
-engine, in three different orders after other samples (the few-shot prefix then comes from
-llama.cpp's cache), run again right after itself, and from a copy served by ``gsm8k-serve``
-through Inspect's OpenAI-compatible client; and through the task, a subset (``sample_id``) and
-an ``eval_retry`` of a run that lost a sample give the full run's completions.
+engine (on 1 thread and on 3, whatever the default picked), in three different orders after
+other samples (the few-shot prefix then comes from llama.cpp's cache), run again right after
+itself, and from a copy served by ``gsm8k-serve`` through Inspect's OpenAI-compatible client;
+and through the task, a subset (``sample_id``) and an ``eval_retry`` of a run that lost a
+sample give the full run's completions.
 """
 
 from __future__ import annotations
@@ -75,15 +76,16 @@ def complete(model: Model, messages: list[ChatMessage]) -> str:
     return asyncio.run(model.generate(messages, config=config)).completion
 
 
-def fresh_engine() -> Model:
-    return get_model("gguf/smollm2", memoize=False)
+def fresh_engine(**model_args: object) -> Model:
+    return get_model("gguf/smollm2", memoize=False, **model_args)
 
 
 def test_the_same_prompt_gives_the_same_completion(mini_data: Path, tmp_path: Path) -> None:
     inputs = prompts(mini_data, tmp_path)
     alone = {}
-    for index in (0, 3):
-        model = fresh_engine()
+    # The thread count changes speed, not text: one thread, and more threads than 2 cores.
+    for index, threads in ((0, 1), (3, 3)):
+        model = fresh_engine(n_threads=threads)
         alone[index] = complete(model, inputs[index])
     runs: dict[str, dict[int, str]] = {}
     model = fresh_engine()
@@ -103,7 +105,7 @@ def test_the_same_prompt_gives_the_same_completion(mini_data: Path, tmp_path: Pa
     for name, texts in runs.items():
         assert texts == reference, f"{name} order differs from forward order"
     for index, text in alone.items():
-        assert text == reference[index], f"sample {index} alone differs"
+        assert text == reference[index], f"sample {index} alone, on other threads, differs"
     assert retried == reference[2]
     assert served == reference, "the served copy differs from the in-process model"
 

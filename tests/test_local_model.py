@@ -85,7 +85,7 @@ def assert_few_shot_prefix_was_reused(samples: list[EvalSample]) -> None:
         evaluated = timings["prompt_tokens_evaluated"]
         assert usage.input_tokens_cache_read + evaluated == usage.input_tokens
         assert timings["generation_seconds"] > 0 and sample.output.time
-        assert (timings["n_threads"], timings["batch_tokens"]) == (1, BATCH_TOKENS)
+        assert timings["n_threads"] >= 1 and timings["batch_tokens"] == BATCH_TOKENS
         # Only whole batches come from the cache, so the rest starts on the batch grid.
         assert usage.input_tokens_cache_read % BATCH_TOKENS == 0
         reads.append(usage.input_tokens_cache_read / usage.input_tokens)
@@ -122,24 +122,20 @@ def test_local_defaults_fill_only_what_the_user_left_unset() -> None:
     )
 
 
-@pytest.mark.parametrize("load", [0.0, 1.0, 11.0])
-def test_engine_settings_do_not_follow_the_load(
-    monkeypatch: pytest.MonkeyPatch, load: float
-) -> None:
-    """The same threads and batches whatever the machine is doing: greedy text changes with
-    the thread count and with how prompt tokens are batched."""
+def test_engine_settings_do_not_follow_the_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same batches and attention whatever the machine is doing: greedy text changes with
+    how prompt tokens are batched. Threads are the caller's (they change speed, not text)."""
     if importlib.util.find_spec("xllamacpp") is None:
         pytest.skip("needs the local extra")
     import xllamacpp
 
-    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
-    params = engine_params(Path("model.gguf"))
-    assert (params.cpuparams.n_threads, params.cpuparams_batch.n_threads) == (1, 1)
+    monkeypatch.setattr(os, "getloadavg", lambda: (11.0, 11.0, 11.0))
+    params = engine_params(Path("model.gguf"), n_threads=2)
+    assert (params.cpuparams.n_threads, params.cpuparams_batch.n_threads) == (2, 2)
     assert params.n_ubatch == params.n_batch == BATCH_TOKENS == 64 and params.n_parallel == 1
     assert params.flash_attn_type == xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_DISABLED
     assert params.cache_ram_mib == 0 and not params.cache_idle_slots
     assert params.sampling.penalty_repeat == 1.0
-    assert engine_params(Path("m.gguf"), n_threads=3).cpuparams.n_threads == 3
     with pytest.raises(ValueError, match="n_threads=0"):
         engine_params(Path("m.gguf"), n_threads=0)
 

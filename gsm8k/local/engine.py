@@ -13,8 +13,8 @@ llama.cpp computes for it is computed the same way every time:
   prefix, and evaluates the rest from a batch boundary. ``gsm8k-serve`` cannot steer an HTTP
   client's requests that way, so it evaluates every prompt from its first token, in the same
   batches.
-* A fixed thread count (``DEFAULT_THREADS``), the same on every machine and recorded with every
-  request, not one that follows the machine's load.
+* Threads do not enter into it: each output value is computed whole by one thread, so the
+  thread count changes speed and not text (:mod:`gsm8k.local.threads`, which picks it).
 * Flash attention off, rather than llama.cpp's "auto" (which depends on the backend): on CPU it
   is also the faster for generation (SmolLM2 on 2 cores: 45-48 tokens/s off, 32 auto).
 * One slot and no host-memory prompt cache: the only cached prompt is the previous request's,
@@ -27,13 +27,6 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_CONTEXT_TOKENS = 8192
-DEFAULT_THREADS = 1
-"""llama.cpp threads unless ``-M n_threads=N`` says otherwise. The same number on every machine,
-so that a run repeats anywhere (the count is recorded with every request in the log). One,
-because llama.cpp's threads wait for each other after every operation: on 2 cores shared with
-other work (load average 6), SmolLM2 generated 22-40 tokens/s with one thread and 1.3-5.5 with
-two. On idle cores more threads are faster (``-M n_threads=2``: about 1.5 times on 2 idle cores)
-and may change greedy text."""
 BATCH_TOKENS = 64
 """``n_batch`` and ``n_ubatch``: prompt tokens evaluated together, and the grid batches start on.
 Small enough that re-evaluating the partial batch at the end of a cached prefix costs little
@@ -45,7 +38,7 @@ DEFAULT_REPEAT_PENALTY = 1.0
 def engine_params(
     model_path: Path,
     n_ctx: int = DEFAULT_CONTEXT_TOKENS,
-    n_threads: int = DEFAULT_THREADS,
+    n_threads: int = 1,
     chat_format: str | None = None,
 ) -> Any:
     """``xllamacpp.CommonParams`` for one model with one slot (one cache the next request's

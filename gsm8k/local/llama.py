@@ -39,10 +39,10 @@ from gsm8k.local.engine import (
     BATCH_TOKENS,
     DEFAULT_CONTEXT_TOKENS,
     DEFAULT_REPEAT_PENALTY,
-    DEFAULT_THREADS,
     engine_params,
 )
 from gsm8k.local.prefix import divergent_token, reusable_tokens
+from gsm8k.local.threads import thread_count
 from gsm8k.local.tool_protocol import CALL_CLOSE, CALL_OPEN, parse_tool_calls, render_messages
 
 _FINISH_REASONS: dict[str, StopReason] = {"stop": "stop", "length": "max_tokens"}
@@ -53,8 +53,9 @@ _SAMPLING_OPTIONS = ("top_p", "top_k", "frequency_penalty", "presence_penalty", 
 class LlamaCppAPI(ModelAPI):
     """A GGUF model served by llama.cpp in this process, one request at a time.
 
-    Model args (``-M``): ``n_ctx`` (context tokens, default 8192), ``n_threads`` (default 1, the
-    same on every machine: see :mod:`gsm8k.local.engine`), ``chat_format`` (one of
+    Model args (``-M``): ``n_ctx`` (context tokens, default 8192), ``n_threads`` (default ``auto``:
+    the cores idle when the model loads; the count changes speed, not answers: see
+    :mod:`gsm8k.local.threads`), ``chat_format`` (one of
     llama.cpp's built-in templates such as ``chatml`` or ``llama3``; default: the template
     stored in the GGUF file), ``repeat_penalty`` (default 1.0: off).
     """
@@ -83,7 +84,7 @@ class LlamaCppAPI(ModelAPI):
                 f"local extra with `{INSTALL_HINT}`."
             ) from error
         try:
-            self.n_threads = int(model_args.get("n_threads") or DEFAULT_THREADS)
+            self.n_threads = thread_count(model_args.get("n_threads"))
             self.n_ctx = int(model_args.get("n_ctx", DEFAULT_CONTEXT_TOKENS))
             self._repeat_penalty = float(model_args.get("repeat_penalty", DEFAULT_REPEAT_PENALTY))
             chat_format = model_args.get("chat_format")

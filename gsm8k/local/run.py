@@ -60,8 +60,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="model argument for the gguf provider: n_ctx (default 8192), n_threads (default 1 "
-        "on every machine: more is faster on idle cores and changes greedy text), chat_format, "
+        help="model argument for the gguf provider: n_ctx (default 8192), n_threads (default "
+        "auto: the cores idle at start; the count changes speed, not answers), chat_format, "
         "repeat_penalty",
     )
     return parser.parse_args(argv)

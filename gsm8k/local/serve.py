@@ -34,9 +34,9 @@ from gsm8k.local.defaults import (
 from gsm8k.local.engine import (
     BATCH_TOKENS,
     DEFAULT_CONTEXT_TOKENS,
-    DEFAULT_THREADS,
     engine_params,
 )
+from gsm8k.local.threads import thread_count
 from gsm8k.settings.commands import inspect_program, shell_quote
 
 DATA_DIR_ENV = "GSM8K_DATA_DIR"
@@ -64,7 +64,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="0: any free port")
     parser.add_argument("--alias", help="model name clients use (default: from the file name)")
-    parser.add_argument("--n-threads", type=int, default=DEFAULT_THREADS)
+    parser.add_argument(
+        "--n-threads",
+        default="auto",
+        help="llama.cpp threads (default auto: the cores idle at start; changes speed, not text)",
+    )
     parser.add_argument("--n-ctx", type=int, default=DEFAULT_CONTEXT_TOKENS)
     parser.add_argument("--chat-format", help="a llama.cpp built-in template (e.g. chatml)")
     return parser.parse_args(argv)
@@ -83,7 +87,7 @@ def start_server(
     model_path: Path,
     alias: str,
     port: int = DEFAULT_PORT,
-    n_threads: int = DEFAULT_THREADS,
+    n_threads: int = 1,
     n_ctx: int = DEFAULT_CONTEXT_TOKENS,
     chat_format: str | None = None,
 ) -> Any:
@@ -153,9 +157,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     alias = args.alias or model_alias(args.model_file)
     try:
-        server = start_server(
-            model_path, alias, args.port, args.n_threads, args.n_ctx, args.chat_format
-        )
+        n_threads = thread_count(args.n_threads)
+    except ValueError as error:
+        print(f"gsm8k-serve: --n-threads: {error}", file=sys.stderr)
+        return 2
+    try:
+        server = start_server(model_path, alias, args.port, n_threads, args.n_ctx, args.chat_format)
     except ImportError:
         print(f"gsm8k-serve: needs the local extra: {INSTALL_HINT}", file=sys.stderr)
         return 2
@@ -168,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     url = base_url(server)
     print(
-        f"Serving {model_path.name} as '{alias}' at {url} ({args.n_threads} thread(s), "
+        f"Serving {model_path.name} as '{alias}' at {url} ({n_threads} thread(s), "
         f"{BATCH_TOKENS}-token batches, every prompt evaluated in full; requests default to "
         f"temperature {_number(DEFAULT_TEMPERATURE)} and "
         f"{DEFAULT_MAX_TOKENS} new tokens). Ctrl-C stops it.\n\nRun GSM8K on it with:\n\n"

@@ -20,6 +20,8 @@ class RunTimings:
     prompt_seconds: float
     output_tokens: int
     generation_seconds: float
+    threads: tuple[int, ...] = ()
+    """The llama.cpp thread counts the requests ran with (one, unless runs were merged)."""
 
     @property
     def generation_tokens_per_second(self) -> float:
@@ -27,8 +29,9 @@ class RunTimings:
 
     def summary(self) -> str:
         share = self.prompt_tokens_cached / self.prompt_tokens if self.prompt_tokens else 0.0
+        on = f" on {'/'.join(map(str, self.threads))} thread(s)" if self.threads else ""
         return (
-            f"{self.samples} samples in {self.wall_seconds:.0f} s: "
+            f"{self.samples} samples{on} in {self.wall_seconds:.0f} s: "
             f"prompt processing {self.prompt_seconds:.1f} s for the "
             f"{self.prompt_tokens - self.prompt_tokens_cached:,} prompt tokens not in llama.cpp's "
             f"cache (the other {self.prompt_tokens_cached:,} of {self.prompt_tokens:,}, "
@@ -64,6 +67,9 @@ def run_timings(log: EvalLog) -> RunTimings | None:
         output_tokens=sum(usage.output_tokens for usage in usages),
         generation_seconds=sum(
             _metadata_seconds(output, "generation_seconds") for output in outputs
+        ),
+        threads=tuple(
+            sorted({int((output.metadata or {}).get("n_threads") or 0) for output in outputs} - {0})
         ),
     )
 
