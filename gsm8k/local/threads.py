@@ -1,10 +1,10 @@
 """How many threads llama.cpp gets: the cores nobody else is using when the engine starts.
 
 The count changes speed, not text. llama.cpp's CPU kernels give each output value to one
-thread, which computes it whole, so the same prompt gives the same greedy tokens with 1, 2 or 3
-threads (SmolLM2, 60 GSM8K test questions, 10,000+ generated tokens: the same text for each
-count; the ``local_model`` tests check it on every run of the slow tier). What the count does
-change is speed, and in both directions: llama.cpp's threads wait for each other after every
+thread, which computes it whole, so the same prompt gives the same greedy tokens whatever the
+count (SmolLM2, 60 GSM8K test questions: the same 11,970 tokens on 1 thread and on 2; the
+``local_model`` tests compare 1, 3 and the default on every run of the slow tier). The count
+changes speed, in both directions: llama.cpp's threads wait for each other after every
 operation, so on idle cores two threads generate about 1.6 times as fast as one, while on cores
 another program keeps busy two threads crawl (2 cores, two busy loops beside: 48 tokens/s with
 one thread, 7-23 with two). Hence the default follows the idle cores, measured once when the
@@ -24,33 +24,62 @@ SAMPLE_SECONDS = 0.2
 """How long the machine is watched. At the kernel's 100 ticks a second, long enough to tell a
 busy core from an idle one; short beside loading a model."""
 _PROC_STAT = Path("/proc/stat")
+_CGROUP_V2_MAX = Path("/sys/fs/cgroup/cpu.max")
+_CGROUP_V1_DIR = Path("/sys/fs/cgroup/cpu")
+
+
+def usable_cpus() -> set[int] | None:
+    """The CPUs this process may run on (its affinity), or None where that is unknown."""
+    try:
+        return set(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
 
 
 def usable_cores() -> int:
-    """Cores this process may run on (its CPU affinity), else all the machine's."""
+    """How many cores this process may use: its CPU affinity, lowered by a container's CPU
+    quota (cgroup ``cpu.max``, or ``cpu.cfs_quota_us`` on cgroup v1) when it has one."""
+    cpus = usable_cpus()
+    cores = len(cpus) if cpus else (os.cpu_count() or 1)
+    quota = cpu_quota()
+    return max(1, min(cores, int(quota))) if quota is not None else cores
+
+
+def cpu_quota() -> float | None:
+    """The CPUs' worth of time this process's cgroup may use (``docker --cpus``), or None."""
     try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        limit, _, period = _CGROUP_V2_MAX.read_text().partition(" ")
+        if limit.strip() != "max":
+            return int(limit) / int(period)
+        return None
+    except (OSError, ValueError, ZeroDivisionError):
+        pass
+    try:
+        v1_quota = int((_CGROUP_V1_DIR / "cpu.cfs_quota_us").read_text())
+        v1_period = int((_CGROUP_V1_DIR / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+    return v1_quota / v1_period if v1_quota > 0 and v1_period > 0 else None
 
 
 def idle_cores(seconds: float = SAMPLE_SECONDS) -> float | None:
-    """Cores that other processes left idle over the next ``seconds`` (this process's own work
-    counts as idle, since it is about to wait for the engine), from Linux's ``/proc/stat``.
-    None where that file is missing or unreadable."""
-    before = _cpu_ticks()
+    """Of the CPUs this process may use, how many other processes left idle over the next
+    ``seconds`` (this process's own work counts as idle, since it is about to wait for the
+    engine), from Linux's per-CPU lines in ``/proc/stat``. None where they cannot be read."""
+    cpus = usable_cpus()
+    before = _cpu_ticks(cpus)
     if before is None:
         return None
     own_before = _own_cpu_seconds()
     time.sleep(seconds)
-    after = _cpu_ticks()
-    if after is None:
+    after = _cpu_ticks(cpus)
+    if after is None or after[2] != before[2]:
         return None
     own = _own_cpu_seconds() - own_before
     total = after[0] - before[0]
     idle = after[1] - before[1]
-    cores = os.cpu_count() or 1
-    if total <= 0:
+    cores = after[2]
+    if total <= 0 or cores <= 0:
         return None
     ticks_per_core = total / cores
     busy_by_others = max(0.0, (total - idle) - own * _ticks_per_second())
@@ -85,23 +114,31 @@ def thread_count(value: object) -> int:
     return count
 
 
-def _cpu_ticks() -> tuple[int, int] | None:
-    """(all ticks, idle ticks) summed over cores since boot; idle includes waiting for I/O."""
+def _cpu_ticks(cpus: set[int] | None) -> tuple[int, int, int] | None:
+    """(all ticks, idle ticks, CPUs counted) since boot, summed over ``cpus`` (every CPU when
+    None); idle includes waiting for I/O."""
     try:
-        with _PROC_STAT.open() as stat:
-            fields = stat.readline().split()
+        lines = _PROC_STAT.read_text().splitlines()
     except OSError:
         return None
-    if not fields or fields[0] != "cpu" or len(fields) < 5:
-        return None
-    try:
-        ticks = [int(value) for value in fields[1:]]
-    except ValueError:
-        return None
-    # user nice system idle iowait irq softirq steal guest guest_nice; guest time is already
-    # counted in user and nice.
-    counted = ticks[:8]
-    return sum(counted), ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+    total = idle = counted = 0
+    for line in lines:
+        fields = line.split()
+        if not fields or not fields[0].startswith("cpu") or fields[0] == "cpu":
+            continue
+        try:
+            cpu = int(fields[0][3:])
+            # user nice system idle iowait irq softirq steal; guest time is already counted in
+            # user and nice.
+            ticks = [int(value) for value in fields[1:9]]
+        except ValueError:
+            return None
+        if (cpus is not None and cpu not in cpus) or len(ticks) < 5:
+            continue
+        total += sum(ticks)
+        idle += ticks[3] + ticks[4]
+        counted += 1
+    return (total, idle, counted) if counted else None
 
 
 def _ticks_per_second() -> int:
