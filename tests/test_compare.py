@@ -366,9 +366,27 @@ def test_model_arguments_are_compared_within_a_provider(
     write_clone(base_log, logs, "z", with_args("openai-api/server/z", {"api_key": "k"}))
     code, text = run_report([str(logs)], capsys)
     assert code == EXIT_NOT_COMPARABLE
-    # Greedy llama.cpp output depends on the thread count: a different count is another run.
-    # Both settings split the runs alike, so they share one line.
-    assert "> - `model_args.n_threads`, `model_args.repeat_penalty`: 2 → gguf/x; 1 → gguf/y" in text
+    # A repeat penalty changes greedy text; the thread count changes only speed.
+    assert "> - `model_args.repeat_penalty`: 1.1 → gguf/x; unset → gguf/y" in text
+    assert "n_threads" not in text
+    assert "api_key" not in text and "openai-api" not in warnings(text)
+
+
+def test_runs_that_differ_only_in_threads_are_one_experiment(
+    base_log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def with_threads(name: str, threads: object) -> Callable[[EvalLog], None]:
+        def edit(log: EvalLog) -> None:
+            log.eval.model, log.eval.model_args = f"gguf/{name}", {"n_threads": threads}
+
+        return edit
+
+    logs = tmp_path / "logs"
+    for name, threads in (("x", 1), ("y", 2), ("z", "auto")):
+        write_clone(base_log, logs, name, with_threads(name, threads))
+    code, text = run_report([str(logs)], capsys)
+    assert code == 0, text
+    assert "not directly comparable" not in text
     assert "api_key" not in text and "openai-api" not in warnings(text)
 
 
