@@ -162,3 +162,17 @@ def test_a_bad_count_names_the_argument(value: object) -> None:
 def test_the_real_machine_gives_a_usable_count() -> None:
     count = threads.auto_threads()
     assert 1 <= count <= min(threads.usable_cores(), threads.MAX_AUTO_THREADS)
+
+
+def test_an_absurd_count_is_refused_before_the_engine_hangs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """5,000 threads made llama.cpp's first request never return; the count is refused in one
+    line instead."""
+    monkeypatch.setattr(threads, "usable_cores", lambda: 2)
+    assert threads.thread_count(16) == 16
+    message = r"^n_threads=5000: this machine has 2 usable core\(s\); pass at most 16, or auto\.$"
+    with pytest.raises(ValueError, match=message):
+        threads.thread_count(5000)
+    monkeypatch.setattr(threads, "usable_cores", lambda: 64)
+    assert threads.thread_count(128) == 128

@@ -20,6 +20,8 @@ from pathlib import Path
 MAX_AUTO_THREADS = 8
 """Beyond this, more threads gain little on the models people run on a CPU, and llama.cpp
 itself would use the physical cores."""
+MIN_THREAD_CEILING = 16
+"""A count given by hand may be up to twice the usable cores, and at least this many."""
 SAMPLE_SECONDS = 0.2
 """How long the machine is watched. At the kernel's 100 ticks a second, long enough to tell a
 busy core from an idle one; short beside loading a model."""
@@ -111,6 +113,13 @@ def thread_count(value: object) -> int:
         count = 0
     if count < 1:
         raise ValueError(f"n_threads={value}: pass a whole number of 1 or more, or auto.")
+    most = max(2 * usable_cores(), MIN_THREAD_CEILING)
+    if count > most:
+        # Thousands of threads do not fail in llama.cpp: the first request never returns.
+        raise ValueError(
+            f"n_threads={value}: this machine has {usable_cores()} usable core(s); pass at most "
+            f"{most}, or auto."
+        )
     return count
 
 
