@@ -86,21 +86,24 @@ class Timing:
 
 
 def timed_eval(task: Task, model: Any, limit: int | None) -> Timing:
-    # Every run starts from a collected heap: otherwise a full collection that the previous run's
-    # garbage made due (about 0.35 s over this heap) lands in whichever run comes next.
-    gc.collect()
-    wall, cpu = time.perf_counter(), time.process_time()
-    [log] = inspect_eval(
-        task,
-        model=model,
-        limit=limit,
-        display="none",
-        log_dir=None,
-        max_connections=32,
-        log_samples=False,
-        score_display=False,
-    )
-    timing = Timing(time.perf_counter() - wall, time.process_time() - cpu, _accuracy(log))
+    """One timed eval whose log goes to a scratch folder, removed after the timing, so that
+    neither this script nor code importing this function writes into the user's ``logs/``."""
+    with tempfile.TemporaryDirectory(prefix="gsm8k-bench-logs-") as scratch:
+        # Every run starts from a collected heap: otherwise a full collection that the previous
+        # run's garbage made due (about 0.35 s over this heap) lands in whichever run comes next.
+        gc.collect()
+        wall, cpu = time.perf_counter(), time.process_time()
+        [log] = inspect_eval(
+            task,
+            model=model,
+            limit=limit,
+            display="none",
+            log_dir=scratch,
+            max_connections=32,
+            log_samples=False,
+            score_display=False,
+        )
+        timing = Timing(time.perf_counter() - wall, time.process_time() - cpu, _accuracy(log))
     assert log.status == "success", log.error
     return timing
 
