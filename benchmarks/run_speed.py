@@ -2,15 +2,17 @@
 
     GSM8K_DATA_DIR=path/to/grade_school_math/data python benchmarks/run_speed.py [--pairs 5]
 
-Runs the 1,319 test questions through this task as shipped (the exact grader and match) and —
+Runs the 1,319 test questions through this task as shipped (the exact grader, with match's verdict
+in the same scorer entry) and —
 when the inspect-evals package is installed — through inspect_evals' gsm8k with its hub loader
 pointed at the same local files, in one process, with the same scripted model. The two runs
 alternate (A B, B A, A B, …) so that warm-up and a busy machine's drift fall on both alike; each
 pair gives a ratio (this task's time over inspect_evals'), and the median ratio is reported with
-the machine's load. ``--match-only`` adds this task with ``match`` alone (the cost of the second
-scorer), ``--grader-only`` the exact grader alone, and ``--one-scorer`` the grader with match's
-verdict as one more of its values (the cost of one scorer that reports both). CPU seconds of
-the process are shown beside wall seconds: on a shared machine they move less than wall time.
+the machine's load. ``--match-only`` adds this task with ``match`` alone as its scorer (the cost
+of the grader's own work), and ``--two-scorers`` the grader followed by ``match(numeric=True)`` as
+a scorer of its own (the layout before task version 1.4.0, which doubled Inspect's per-sample
+scoring work). CPU seconds of the process are shown beside wall seconds: on a shared machine
+they move less than wall time.
 
 The scripted model finds the question by looking each line of the prompt up in a dictionary, so
 its own cost grows with the prompt's length alone, not with the number of questions or with where
@@ -35,13 +37,9 @@ from typing import Any
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
-from inspect_ai.scorer import Score, Scorer, Target, accuracy, match, scorer, stderr
-from inspect_ai.scorer._common import match_str
-from inspect_ai.solver import TaskState
+from inspect_ai.scorer import match
 
-from gsm8k.grading.scorer import gsm8k_grader, score_output
-from gsm8k.metrics.intervals import question_stderr, wilson_ci
-from gsm8k.metrics.rates import rates
+from gsm8k.grading.scorer import gsm8k_grader
 from gsm8k.task import gsm8k
 
 SAMPLES = 1319
@@ -120,33 +118,6 @@ def _accuracy(log: Any) -> float:
     return float("nan")
 
 
-@scorer(
-    metrics=[
-        {
-            "accuracy": [accuracy(), stderr(), question_stderr(), wilson_ci()],
-            "strict_accuracy": [accuracy(), stderr(), question_stderr(), wilson_ci()],
-            "match": [accuracy(), stderr()],
-        },
-        rates(["format_followed", "no_answer", "truncated"]),
-    ]
-)
-def grader_with_match() -> Scorer:
-    """gsm8k_grader with match(numeric=True)'s verdict as one more value: one scorer, not two."""
-
-    async def score(state: TaskState, target: Target) -> Score:
-        graded = score_output(state.output, target.text)
-        _, matched = match_str(state.output.completion, target.text, numeric=True)
-        value = {**(graded.value if isinstance(graded.value, dict) else {}), "match": matched}
-        return Score(
-            value={key: float(v) for key, v in value.items()},
-            answer=graded.answer,
-            explanation=graded.explanation,
-            metadata=graded.metadata,
-        )
-
-    return score
-
-
 def inspect_evals_task(data: Path) -> Callable[[], Task] | None:
     """inspect_evals' gsm8k reading the same local files instead of the hub, if installed."""
     import importlib
@@ -176,12 +147,9 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=5, help="alternating pairs of runs")
     parser.add_argument("--match-only", action="store_true", help="also time match alone")
     parser.add_argument(
-        "--grader-only", action="store_true", help="also time gsm8k_grader alone (no match)"
-    )
-    parser.add_argument(
-        "--one-scorer",
+        "--two-scorers",
         action="store_true",
-        help="also time one scorer reporting both verdicts (gsm8k_grader's values plus match's)",
+        help="also time the grader and match(numeric=True) as two scorers (before 1.4.0)",
     )
     args = parser.parse_args()
     data = Path(os.environ.get("GSM8K_DATA_DIR", ""))
@@ -198,7 +166,7 @@ def main() -> int:
         f"{build + first.wall:.2f} s"
     )
 
-    ours_name = "inspect-gsm8k (gsm8k_grader + match)"
+    ours_name = "inspect-gsm8k (gsm8k_grader with match)"
     runs: dict[str, Callable[[], Task]] = {ours_name: lambda: gsm8k(dataset=str(data), fewshot=5)}
     theirs = inspect_evals_task(data)
     theirs_name = "inspect_evals gsm8k (match, same files)"
@@ -213,30 +181,18 @@ def main() -> int:
             return Task(dataset=task.dataset, solver=task.solver, scorer=match(numeric=True))
 
         runs["inspect-gsm8k, match only"] = match_only
-    if args.grader_only:
+    if args.two_scorers:
 
-        def grader_only() -> Task:
+        def two_scorers() -> Task:
             task = gsm8k(dataset=str(data), fewshot=5)
             return Task(
                 dataset=task.dataset,
                 solver=task.solver,
-                scorer=gsm8k_grader(),
+                scorer=[gsm8k_grader(), match(numeric=True)],
                 headline_metric="gsm8k_grader.accuracy",
             )
 
-        runs["inspect-gsm8k, gsm8k_grader only"] = grader_only
-    if args.one_scorer:
-
-        def one_scorer() -> Task:
-            task = gsm8k(dataset=str(data), fewshot=5)
-            return Task(
-                dataset=task.dataset,
-                solver=task.solver,
-                scorer=grader_with_match(),
-                headline_metric="grader_with_match.accuracy",
-            )
-
-        runs["inspect-gsm8k, match's verdict inside gsm8k_grader"] = one_scorer
+        runs["inspect-gsm8k, grader and match as two scorers"] = two_scorers
     timings: dict[str, list[Timing]] = {name: [] for name in runs}
     names = list(runs)
     for pair in range(args.pairs):

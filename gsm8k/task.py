@@ -54,7 +54,7 @@ from gsm8k.settings.record import (
 )
 from gsm8k.settings.resolve import DEFAULT_PLACEMENT, prompt_settings
 
-TASK_VERSION = "1.3.0"
+TASK_VERSION = "1.4.0"
 
 PROMPT_TEMPLATE = (
     "Solve the following math problem step by step. Show your reasoning, then write the final "
@@ -239,11 +239,11 @@ def fewshot_prompt(
 
 
 def gsm8k_scorers(mode: Mode, policy: CodePolicy) -> list[Scorer]:
-    """The exact grader, then Inspect's ``match(numeric=True)`` for comparability with other
-    GSM8K results (it rounds to 5 significant digits); ``pal`` grades the program's result."""
+    """The exact grader with Inspect's ``match(numeric=True)`` beside it for comparability, as
+    one scorer entry (its ``match`` score as inspect_evals reports it); ``pal``: the program's."""
     if mode == "pal":
         return [pal_grader(Limits(), policy.in_sandbox, policy.isolation)]
-    return [gsm8k_grader(), match(numeric=True)]
+    return [gsm8k_grader(beside=match(numeric=True))]
 
 
 TASK_PARAMETERS = tuple(name for name in inspect.signature(gsm8k).parameters if name != "unknown")

@@ -21,6 +21,7 @@ from inspect_ai.log import (
     write_eval_log,
 )
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsage, get_model
+from inspect_ai.scorer import Score
 from scipy.stats import t as student_t
 
 from gsm8k.compare import settings
@@ -535,7 +536,10 @@ def test_logs_with_old_sample_ids_pair_with_new_ones(
         for sample in log.samples or []:
             sample.id = f"test-{sample.id}"
             scores = sample.scores or {}
-            sample.scores = {"match": scores["match"], "gsm8k_grader": scores["gsm8k_grader"]}
+            sample.scores = {
+                "match": standalone_match(scores),
+                "gsm8k_grader": scores["gsm8k_grader"],
+            }
 
     logs = tmp_path / "logs"
     write_clone(base_log, logs, "new", lambda log: None)
@@ -685,6 +689,15 @@ def base_log(comparable_logs: Path) -> EvalLog:
     raise AssertionError("model A's log is missing")
 
 
+def standalone_match(scores: dict[str, Score]) -> Score:
+    """The separate `match` scorer's score that logs before task version 1.4.0 held, from the
+    verdict the grader now carries."""
+    grader = scores["gsm8k_grader"]
+    assert isinstance(grader.value, dict)
+    answer = (grader.metadata or {}).get("match_answer")
+    return Score(value="C" if grader.value["match"] else "I", answer=answer)
+
+
 def write_clone(log: EvalLog, directory: Path, name: str, edit: Callable[[EvalLog], None]) -> Path:
     """A copy of ``log`` changed by ``edit``, written as a new ``.eval`` file."""
     copy = log.model_copy(deep=True)
@@ -708,7 +721,7 @@ def test_a_gsm8k_log_from_another_package_is_named_and_skipped(
     def other_package(log: EvalLog) -> None:
         log.eval.task, log.eval.model = "inspect_evals/gsm8k", "mockllm/elsewhere"
         for sample in log.samples or []:
-            sample.scores = {"match": (sample.scores or {})["match"]}
+            sample.scores = {"match": standalone_match(sample.scores or {})}
 
     logs = tmp_path / "logs"
     write_clone(base_log, logs, "ours", lambda log: None)

@@ -61,10 +61,11 @@ def test_bundled_model_runs_end_to_end(
     for sample in log.samples or []:
         assert sample.output.completion.strip(), "the model produced no text"
         assert sample.output.usage is not None and sample.output.usage.output_tokens > 0
-        assert set(sample.scores or {}) == {"match", "gsm8k_grader"}
+        assert set(sample.scores or {}) == {"gsm8k_grader"}  # match's verdict is one of its values
         grader = (sample.scores or {})["gsm8k_grader"]
         assert grader.metadata is not None and grader.metadata["rule"] in RULES
-        assert isinstance(grader.value, dict) and set(grader.value) >= {"accuracy", "truncated"}
+        assert isinstance(grader.value, dict)
+        assert set(grader.value) >= {"accuracy", "truncated", "match"}
     assert log.eval.metadata is not None and log.eval.metadata["fewshot"] == 2
     assert_local_defaults(log.eval.model_generate_config, max_tokens=48)
     assert_few_shot_prefix_was_reused(log.samples or [])

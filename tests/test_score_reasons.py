@@ -23,7 +23,7 @@ from inspect_ai.tool import ToolInfo
 from gsm8k.execution.runner import ExecutionResult, Limits
 from gsm8k.execution.scorer import pal_grader
 from gsm8k.grading import reasons
-from gsm8k.grading.scorer import score_output
+from gsm8k.grading.scorer import gsm8k_grader, score_output
 from gsm8k.metrics.reducers import majority_answer
 from gsm8k.task import gsm8k
 from tests.scripted import last_user_text, mock_model, run_eval
@@ -136,6 +136,31 @@ def test_majority_vote_skips_unscored_epochs() -> None:
     assert reduced.value["no_answer"] == 0.0  # averaged over the three scored epochs only
     all_lost = majority_answer()([lost, lost])
     assert _is_unscored(all_lost) and all_lost.reason == reasons.ENGINE_ERROR
+
+
+def _graded(completion: str, target: str = "18") -> Score:
+    """gsm8k_grader's whole score, match(numeric=True)'s verdict included."""
+    state = TaskState(model="m", sample_id="s", epoch=1, input="", messages=[])
+    state.output = output(completion)
+    return asyncio.run(gsm8k_grader()(state, Target(target)))
+
+
+def test_match_votes_on_its_own_answers() -> None:
+    # The grader reads the ANSWER line (18, right); match(numeric=True) reads the last number.
+    late = _graded("ANSWER: 18\nThat is 9 eggs a day at $2 each, within 5 minutes.")
+    right = _graded("ANSWER: 18")
+    assert late.value["match"] == 0.0 and (late.metadata or {})["match_answer"] == "5"  # type: ignore[index]
+    reduced = majority_answer()([late, late, right])
+    assert isinstance(reduced.value, dict)
+    assert reduced.value["accuracy"] == 1.0  # 18 by three votes
+    assert reduced.value["match"] == 0.0  # match read 5 twice, 18 once
+    assert majority_answer()([late, right, right]).value["match"] == 1.0  # type: ignore[index]
+
+
+def test_an_unscored_sample_is_out_of_match_too() -> None:
+    state = TaskState(model="m", sample_id="s", epoch=1, input="", messages=[])
+    state.output = ModelOutput(model="m", choices=[], error="connection reset")
+    assert _is_unscored(asyncio.run(gsm8k_grader()(state, Target("18"))))
 
 
 def _flaky_model() -> Any:

@@ -57,7 +57,12 @@ def test_format_and_truncation_rates(log: Any) -> None:
 def test_every_sample_carries_both_scores_and_grading_metadata(log: Any) -> None:
     by_id = {sample.id: sample for sample in log.samples}
     for sample in log.samples:
-        assert set(sample.scores) == {"match", "gsm8k_grader"}
+        # One scorer entry carries both verdicts: the grader's and match(numeric=True)'s.
+        assert set(sample.scores) == {"gsm8k_grader"}
+        assert set(sample.scores["gsm8k_grader"].value) >= {"accuracy", "match"}
+    matched = [sample.scores["gsm8k_grader"].value["match"] for sample in log.samples]
+    assert sum(matched) == 5  # the two rounded near-misses too, as a scorer of its own would
+    assert by_id[1].scores["gsm8k_grader"].metadata["match_answer"] == "3"
     robe = by_id[1].scores["gsm8k_grader"]
     assert robe.answer == "3" and robe.metadata["rule"] == "answer_is"
     assert robe.value["accuracy"] == 1.0 and robe.value["strict_accuracy"] == 0.0
@@ -74,7 +79,18 @@ def test_exact_grader_is_the_headline_and_ids_sort_numerically(log: Any) -> None
         "accuracy",
     )
     assert next(score.scorer for score in log.results.scores) == "gsm8k_grader"
-    assert "match" in {score.scorer for score in log.results.scores}
+    # match(numeric=True)'s own score, with the metrics inspect_evals' gsm8k reports for it.
+    [matched] = [score for score in log.results.scores if score.name == "match"]
+    assert matched.scorer == "gsm8k_grader"
+    assert set(matched.metrics) == {"accuracy", "stderr"}
+
+
+def test_dataframes_name_match_as_inspect_evals_logs_do(log: Any) -> None:
+    from inspect_ai.analysis import evals_df
+
+    frame = evals_df(log.location, quiet=True)
+    assert frame["score_match_accuracy"].tolist() == [pytest.approx(5 / 6)]
+    assert frame["score_accuracy_accuracy"].tolist() == [pytest.approx(3 / 6)]
     assert [sample.id for sample in log.samples] == sorted(sample.id for sample in log.samples)
     assert all(isinstance(sample.id, int) for sample in log.samples)
 
@@ -120,6 +136,9 @@ def test_self_consistency_votes_on_the_answer_not_on_correctness(
     assert majority == pytest.approx(1 / 6)  # Janet right by vote, the rest wrong
     assert mean == pytest.approx((2 / 5) / 6)
     assert pass_at == pytest.approx(1 / 6)
+    # match(numeric=True) reads the same answers here, so it votes the same way.
+    assert results[("match", "majority_answer")].metrics["accuracy"].value == pytest.approx(1 / 6)
+    assert results[("match", "mean")].metrics["accuracy"].value == pytest.approx((2 / 5) / 6)
 
 
 def test_package_entry_point_registers_task_provider_and_reducer() -> None:

@@ -20,9 +20,10 @@ from typing import Any
 from inspect_ai.log import EvalLog, read_eval_log, read_eval_log_sample_summaries
 
 from gsm8k.compare.display import display_value
-from gsm8k.compare.results import PAL_GRADER, Run
+from gsm8k.compare.results import GRADER, PAL_GRADER, Run
 from gsm8k.compare.settings import GENERATION_OPERATIONAL_FIELDS
 from gsm8k.compare.stats import summarize, wilson_interval
+from gsm8k.metrics.keys import MATCH
 from gsm8k.prompting.presets.registry import PRESETS
 
 OTHER_RULES = {
@@ -123,9 +124,8 @@ def other_rules(run: Run) -> dict[str, str]:
         for sample in read_eval_log_sample_summaries(location):
             if sample.error is not None:
                 continue
-            for name, score in (sample.scores or {}).items():
-                if name in OTHER_RULES:
-                    values.setdefault(name, {})[(sample.id, sample.epoch)] = _as_number(score.value)
+            for name, value in rule_values(sample.scores or {}).items():
+                values.setdefault(name, {})[(sample.id, sample.epoch)] = value
     shown: dict[str, str] = {}
     for name in OTHER_RULES:
         if name not in values:
@@ -144,6 +144,16 @@ def other_rules(run: Run) -> dict[str, str]:
         else:
             shown[name] = f"{accuracy:.1%} (mean over {run.epochs} completions)"
     return shown
+
+
+def rule_values(scores: dict[str, Any]) -> dict[str, float]:
+    """One sample's verdict under each other rule: a scorer of its own, or ``match`` carried in
+    the grader's value (from task version 1.4.0 on; earlier logs have a ``match`` scorer)."""
+    found = {name: _as_number(score.value) for name, score in scores.items() if name in OTHER_RULES}
+    grader = scores.get(GRADER)
+    if grader is not None and isinstance(grader.value, dict) and MATCH in grader.value:
+        found.setdefault(MATCH, _as_number(grader.value[MATCH]))
+    return found
 
 
 def markdown(runs: Sequence[Run]) -> str:

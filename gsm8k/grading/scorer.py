@@ -3,6 +3,9 @@
 Every value that is aggregated lives in ``Score.value`` (a dict), so each survives epoch
 reduction: the two accuracies have their own scores in the log with an interval, the rates beside
 them are one ``rates`` metric; what is only for reading (the rule that fired) lives in metadata.
+Inspect's ``match(numeric=True)`` verdict rides in the same score as its ``match`` value (the log's
+``match`` entry, as in inspect_evals' gsm8k): one scorer entry carries both verdicts, which costs
+Inspect's per-sample scoring machinery once instead of twice.
 Grading one sample never raises: an abnormal output is scored with its reason (``Score.reason``),
 a failure that is not the model's is unscored with its reason, and the run goes on.
 """
@@ -13,10 +16,12 @@ import asyncio
 
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import (
+    CORRECT,
     Score,
     Scorer,
     Target,
     accuracy,
+    match,
     scorer,
     stderr,
 )
@@ -36,6 +41,8 @@ from gsm8k.metrics.intervals import question_stderr, wilson_ci
 from gsm8k.metrics.keys import (
     ACCURACY,
     FORMAT_FOLLOWED,
+    MATCH,
+    MATCH_ANSWER,
     NO_ANSWER,
     STRICT_ACCURACY,
     TRUNCATED,
@@ -63,19 +70,42 @@ OFF_LOOP_CHARACTERS = 20_000
         {
             ACCURACY: [accuracy(), stderr(), question_stderr(), wilson_ci()],
             STRICT_ACCURACY: [accuracy(), stderr(), question_stderr(), wilson_ci()],
+            # The metrics inspect_evals' gsm8k reports for its match scorer.
+            MATCH: [accuracy(), stderr()],
         },
         # One pass for the plain rates, not a copy of every score per key (gsm8k.metrics.rates).
         rates([FORMAT_FOLLOWED, NO_ANSWER, TRUNCATED]),
     ]
 )
-def gsm8k_grader() -> Scorer:
+def gsm8k_grader(beside: Scorer | None = None) -> Scorer:
     """Grade the final answer exactly: documented extraction rules, no rounding of integers.
 
     Per sample it reports the extracted answer, the rule that found it, whether the requested
     ``ANSWER:`` format was followed, and whether the output was cut off at the token limit.
+
+    Args:
+        beside: The comparability scorer whose verdict is the ``match`` value (its answer is
+            ``match_answer`` in metadata): Inspect's ``match(numeric=True)`` when unset, and the
+            log records it when given.
     """
+    comparable = beside if beside is not None else match(numeric=True)
 
     async def score(state: TaskState, target: Target) -> Score:
+        graded = await grade(state, target)
+        if not isinstance(graded.value, dict):  # unscored: out of every accuracy, match's too
+            return graded
+        metadata = graded.metadata if graded.metadata is not None else {}
+        try:
+            verdict = await comparable(state, target)
+        except Exception as error:  # one sample's failure must not end the run
+            verdict = None
+            metadata["match_error"] = f"{type(error).__name__}: {_clip(str(error))}"
+        graded.value[MATCH] = float(verdict is not None and verdict.value == CORRECT)
+        metadata[MATCH_ANSWER] = verdict.answer if verdict is not None else None
+        graded.metadata = metadata
+        return graded
+
+    async def grade(state: TaskState, target: Target) -> Score:
         if MCP_FAILURE_KEY in state.metadata:  # the MCP server failed the sample, not the model
             failure = str(state.metadata[MCP_FAILURE_KEY])
             explanation = f"Not scored: {failure}."

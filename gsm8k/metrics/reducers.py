@@ -14,7 +14,7 @@ from statistics import mean
 
 from inspect_ai.scorer import Score, ScoreReducer, score_reducer
 
-from gsm8k.metrics.keys import ACCURACY, STRICT_ACCURACY
+from gsm8k.metrics.keys import ACCURACY, MATCH, MATCH_ANSWER, STRICT_ACCURACY
 
 
 @score_reducer(name="majority_answer")
@@ -24,7 +24,8 @@ def majority_answer() -> ScoreReducer:
     A tie goes to the tied answer that occurs first in epoch order, so the result is
     deterministic. Epochs without an answer do not vote; if none answered, the sample is wrong.
     ``strict_accuracy`` votes the same way among answers given in the requested format only;
-    the other rates are averaged over epochs. Unscored epochs (not the model's failure) neither
+    ``match`` votes on the answers ``match(numeric=True)`` read; the other rates are averaged
+    over epochs. Unscored epochs (not the model's failure) neither
     vote nor count; a sample with no scored epoch is unscored.
     """
 
@@ -48,6 +49,14 @@ def majority_answer() -> ScoreReducer:
         strict_scores = [s for s in scores if (s.metadata or {}).get("format_followed")]
         strict_winner = _vote(strict_scores)
         values[STRICT_ACCURACY] = _value(_first_with_answer(strict_scores, strict_winner), ACCURACY)
+        if MATCH in values:
+            # match(numeric=True) votes on the answers it read itself, as it would as a scorer.
+            match_answers = [(s.metadata or {}).get(MATCH_ANSWER) for s in scores]
+            match_winner = majority_vote(match_answers)
+            voted = next(
+                (s for s, a in zip(scores, match_answers, strict=True) if a == match_winner), None
+            )
+            values[MATCH] = _value(voted if match_winner is not None else None, MATCH)
         return Score(
             value=values,
             answer=winner,

@@ -18,7 +18,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import Scorer, match
+from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Solver, generate
 
 import gsm8k.prompting.presets.inspect_evals_gsm8k as inspect_evals
@@ -179,7 +179,7 @@ def build_preset(
             _check_unseen(split, set(chosen), name, forbidden)
             block = inspect_evals.exemplar_block(split.records, chosen)
         solvers = [inspect_evals.inspect_evals_prompt(block), generate()]
-        scorers = [match(numeric=True)]
+        scorers = []  # its rule, match(numeric=True), is the grader's own `match` score
     elif name == "kojima-zero-shot-cot":
         golds = _golds_as_written(samples, evaluation)
         solvers = [kojima.zero_shot_cot_two_stage()]
