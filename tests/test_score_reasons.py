@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +17,14 @@ from inspect_ai.model import (
     ModelOutput,
 )
 from inspect_ai.model._model_output import ChatCompletionChoice
-from inspect_ai.scorer import Score, Target
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolInfo
 
 from gsm8k.execution.runner import ExecutionResult, Limits
 from gsm8k.execution.scorer import pal_grader
 from gsm8k.grading import reasons
-from gsm8k.grading.scorer import gsm8k_grader, score_output
+from gsm8k.grading.scorer import OFF_LOOP_CHARACTERS, gsm8k_grader, score_output
 from gsm8k.metrics.reducers import majority_answer
 from gsm8k.task import gsm8k
 from tests.scripted import last_user_text, mock_model, run_eval
@@ -155,6 +156,48 @@ def test_match_votes_on_its_own_answers() -> None:
     assert reduced.value["accuracy"] == 1.0  # 18 by three votes
     assert reduced.value["match"] == 0.0  # match read 5 twice, 18 once
     assert majority_answer()([late, right, right]).value["match"] == 1.0  # type: ignore[index]
+
+
+def test_match_on_a_long_completion_runs_off_the_event_loop() -> None:
+    # Inspect's match is quadratic in a run of '-' (a million take seconds): a flood must not
+    # hold the loop that runs the other samples. Short completions stay on the loop.
+    threads: list[int] = []
+
+    @scorer(metrics=[])
+    def where() -> Scorer:
+        async def score(state: TaskState, target: Target) -> Score:
+            threads.append(threading.get_ident())
+            return Score(value="C", answer="18")
+
+        return score
+
+    async def grade(completion: str) -> Score:
+        state = TaskState(model="m", sample_id="s", epoch=1, input="", messages=[])
+        state.output = output(completion)
+        return await gsm8k_grader(beside=where())(state, Target("18"))
+
+    async def both() -> tuple[Score, Score]:
+        return await grade("ANSWER: 18"), await grade("-" * (OFF_LOOP_CHARACTERS + 1))
+
+    loop_thread = threading.get_ident()
+    short, flood = asyncio.run(both())
+    assert threads[0] == loop_thread and threads[1] != loop_thread
+    assert short.value["match"] == flood.value["match"] == 1.0  # type: ignore[index]
+
+
+def test_a_failing_comparison_scorer_counts_as_no_match() -> None:
+    @scorer(metrics=[])
+    def broken() -> Scorer:
+        async def score(state: TaskState, target: Target) -> Score:
+            raise RuntimeError("boom")
+
+        return score
+
+    state = TaskState(model="m", sample_id="s", epoch=1, input="", messages=[])
+    state.output = output("ANSWER: 18")
+    graded = asyncio.run(gsm8k_grader(beside=broken())(state, Target("18")))
+    assert graded.value["accuracy"] == 1.0 and graded.value["match"] == 0.0  # type: ignore[index]
+    assert "RuntimeError: boom" in (graded.metadata or {})["match_error"]
 
 
 def test_an_unscored_sample_is_out_of_match_too() -> None:

@@ -86,7 +86,8 @@ def gsm8k_grader(beside: Scorer | None = None) -> Scorer:
     Args:
         beside: The comparability scorer whose verdict is the ``match`` value (its answer is
             ``match_answer`` in metadata): Inspect's ``match(numeric=True)`` when unset, and the
-            log records it when given.
+            log records it when given. It reads the state only: for a completion over
+            ``OFF_LOOP_CHARACTERS`` it runs on an event loop of its own in a worker thread.
     """
     comparable = beside if beside is not None else match(numeric=True)
 
@@ -96,7 +97,12 @@ def gsm8k_grader(beside: Scorer | None = None) -> Scorer:
             return graded
         metadata = graded.metadata if graded.metadata is not None else {}
         try:
-            verdict = await comparable(state, target)
+            if len(state.output.completion) > OFF_LOOP_CHARACTERS:
+                # Inspect's match is quadratic in a run of sign characters (a million '-' take
+                # 11 s): in a worker thread with its own loop, the run's other samples go on.
+                verdict = await asyncio.to_thread(asyncio.run, comparable(state, target))
+            else:
+                verdict = await comparable(state, target)
         except Exception as error:  # one sample's failure must not end the run
             verdict = None
             metadata["match_error"] = f"{type(error).__name__}: {_clip(str(error))}"
