@@ -228,6 +228,8 @@ def test_the_log_says_how_many_were_left_out(mini_data: Path) -> None:
     assert headline.scorer == "gsm8k_grader"
     assert (headline.scored_samples, headline.unscored_samples) == (2, 1)
     assert headline.metrics["accuracy"].value == 0.5  # 1 of the 2 scored, not 1 of 3
+    matched = next(s for s in log.results.scores if s.name == "match")  # out of match's too
+    assert (matched.scored_samples, matched.unscored_samples) == (2, 1)
     by_id = {s.id: s.scores["gsm8k_grader"] for s in log.samples}
     assert by_id[1].reason == reasons.ENGINE_ERROR
     assert by_id[0].reason == reasons.INVALID_RESPONSE_FORMAT
