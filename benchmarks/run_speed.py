@@ -11,8 +11,9 @@ pair gives a ratio (this task's time over inspect_evals'), and the median ratio 
 the machine's load. ``--match-only`` adds this task with ``match`` alone as its scorer (the cost
 of the grader's own work), and ``--two-scorers`` the grader followed by ``match(numeric=True)`` as
 a scorer of its own (the layout before task version 1.4.0, which doubled Inspect's per-sample
-scoring work). CPU seconds of the process are shown beside wall seconds: on a shared machine
-they move less than wall time.
+scoring work; the grader now also computes match's verdict inside, 14 µs a sample more). CPU
+seconds of the process are shown beside wall seconds: on a shared machine they move less than
+wall time.
 
 The scripted model finds the question by looking each line of the prompt up in a dictionary, so
 its own cost grows with the prompt's length alone, not with the number of questions or with where

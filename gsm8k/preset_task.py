@@ -9,6 +9,7 @@ from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.scorer import match
 
 from gsm8k.data.splits import load_split
 from gsm8k.data.variants import EXEMPLAR_SPLIT, EvaluationSet
@@ -64,7 +65,7 @@ def preset_task(
             evaluated.samples, name=evaluated.name, location=evaluated.split.location
         ),
         solver=[*vote_check(votes), *setup.solvers],
-        scorer=[gsm8k_grader(), *setup.scorers],
+        scorer=[gsm8k_grader(beside=match(numeric=True)), *setup.scorers],
         headline_metric=headline("cot"),
         config=setup.config,
         epochs=voting(votes),
