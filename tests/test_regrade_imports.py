@@ -267,6 +267,11 @@ def test_a_log_scored_by_this_grader_is_read_at_its_headline(
     code, rows, err = run([str(path)], capsys)
     assert code == EXIT_ALL_GRADED and not any(row["changed"] for row in rows)
     assert "before (inspect_evals/gsm8k gsm8k_grader): 57.1%" in err
+    # The grader carries match(numeric=True)'s verdict: the same as inspect_evals' own match.
+    code, carried, err = run([str(path), "--original", "match"], capsys)
+    recorded = imports.read(INSPECT_EVALS, "inspect").rows
+    assert [row["original_correct"] for row in carried] == [r.original_correct for r in recorded]
+    assert [row["original_answer"] for row in carried] == [r.original_answer for r in recorded]
 
 
 def test_peer_flexible_extract_reproduces_the_real_lm_eval_verdicts() -> None:

@@ -5,7 +5,8 @@ Each sample (and epoch) gives the completion (``output.completion``: the text pa
 reasoning), the target, whether generation stopped at the token limit (``stop_reason``), and its
 scorers' verdicts. The original verdict is the log's headline scorer's unless ``--original``
 names another; ``C``/``I`` and numbers are read with Inspect's ``value_to_float``, and a scorer
-that stores a dict (this project's grader) is read at its ``accuracy`` key.
+that stores a dict (this project's grader) is read at its ``accuracy`` key. ``--original match``
+on this project's logs from task version 1.4.0 reads the ``match`` value the grader carries.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from gsm8k.grading.reasons import TRUNCATION_STOP_REASONS
 HARNESS = "inspect"
 SUFFIXES = (".eval", ".json")
 ACCURACY_KEY = "accuracy"
+CARRIED = {"match": ("gsm8k_grader", "match_answer")}
+"""Verdicts this project's grader carries as a value (``match``), with its answer's metadata key."""
 
 
 def read(path: Path, original: str | None = None) -> Imported:
@@ -45,6 +48,7 @@ def read(path: Path, original: str | None = None) -> Imported:
     if not log.samples:
         raise ValueError(f"{path}: the log holds no samples (status {log.status})")
     scorers = list(dict.fromkeys(name for s in log.samples for name in (s.scores or {})))
+    scorers += [name for name in CARRIED if name not in scorers and _carries(log.samples, name)]
     headline = _headline_scorer(log)
     chosen = original or headline or (scorers[0] if scorers else None)
     if chosen is None or chosen not in scorers:
@@ -55,6 +59,16 @@ def read(path: Path, original: str | None = None) -> Imported:
         row = _row(sample, chosen)
         imported.add(row)
     return imported
+
+
+def _carries(samples: list[Any], name: str) -> bool:
+    """Whether a sample's host scorer holds ``name`` among its values."""
+    host = CARRIED[name][0]
+    for sample in samples:
+        score = (sample.scores or {}).get(host)
+        if score is not None and isinstance(score.value, dict) and name in score.value:
+            return True
+    return False
 
 
 def _headline_scorer(log: Any) -> str | None:
@@ -75,9 +89,17 @@ def _row(sample: Any, scorer: str) -> ImportedRow | ImportProblem:
     if sample.error is not None:
         return ImportProblem(place, str(sample.id), "the sample ended in an error, no output")
     score = (sample.scores or {}).get(scorer)
+    answer = score.answer if score is not None else None
+    value: Any = score.value if score is not None else None
+    if score is None and scorer in CARRIED:
+        host, answer_key = CARRIED[scorer]
+        score = (sample.scores or {}).get(host)
+        value = (
+            score.value.get(scorer) if score is not None and isinstance(score.value, dict) else None
+        )
+        answer = (score.metadata or {}).get(answer_key) if score is not None else None
     if score is None:
         return ImportProblem(place, str(sample.id), f"no {scorer!r} score on this sample")
-    value = score.value
     if isinstance(value, dict):
         value = value.get(ACCURACY_KEY)
     if value is None:
@@ -92,7 +114,7 @@ def _row(sample: Any, scorer: str) -> ImportedRow | ImportProblem:
         question=_question(sample.input),
         truncated=sample.output.stop_reason in TRUNCATION_STOP_REASONS,
         original_correct=value_to_float()(value) == 1.0,
-        original_answer=score.answer,
+        original_answer=answer,
     )
 
 
