@@ -1,13 +1,12 @@
-"""Fresh instances of GSM-Symbolic templates for the probe, from the project's generator
-(:mod:`gsm8k.data.symbolic`): the only place the probe depends on how they are made."""
+"""Fresh instances of GSM-Symbolic templates for the probe, drawn by the project's generator
+(:mod:`gsm8k.data.fresh`, as ``-T dataset=gsm-symbolic-fresh`` draws them): the only place the
+probe depends on how they are made."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-
-from gsm8k.data.splits import from_start_directory
 
 TEMPLATES_ENV = "GSM_SYMBOLIC_TEMPLATES"
 
@@ -19,38 +18,44 @@ class FreshText:
     instance: int
     question: str
     solution: str
+    """The worked solution without its final ``#### N`` line."""
 
 
-def templates_folder(templates: str | None) -> Path | None:
-    """``-T templates`` or ``$GSM_SYMBOLIC_TEMPLATES`` as an absolute path; ``None`` when
-    neither is set."""
-    value = templates or os.environ.get(TEMPLATES_ENV)
-    return from_start_directory(value) if value else None
+@dataclass(frozen=True)
+class FreshTexts:
+    texts: list[FreshText]
+    folder: Path
+    checksum: str
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Templates that yielded no instance (file stem → why): left out of the probe."""
 
 
-def fresh_texts(folder: Path, seed: int, per_template: int) -> list[FreshText]:
-    """``per_template`` fresh instances of every template in ``folder`` (question and worked
-    solution), in template order.
+def templates_given(templates: str | None) -> bool:
+    """Whether ``-T templates`` or ``$GSM_SYMBOLIC_TEMPLATES`` names a templates folder."""
+    return bool(templates or os.environ.get(TEMPLATES_ENV))
+
+
+def fresh_texts(templates: str | None, seed: int, per_template: int) -> FreshTexts:
+    """``per_template`` fresh instances of every template (question and worked solution), in
+    template order, drawn exactly as ``-T dataset=gsm-symbolic-fresh`` draws them.
 
     Raises:
-        ValueError: the generator's one-line error (missing folder, malformed template, too
-            many instances asked).
+        ValueError: the generator's one-line error (no such folder, a malformed template, a bad
+            seed or count).
     """
-    from gsm8k.data.symbolic import fresh_samples
+    from gsm8k.data.fresh import fresh_set, templates_folder
 
+    drawn = fresh_set(templates_folder(templates), seed, per_template, include_originals=False)
     texts = []
-    for sample in fresh_samples(folder, seed, per_template):
+    for sample in drawn.samples:
         metadata = sample.metadata or {}
-        instance = metadata.get("instance")
-        if not isinstance(instance, int):
-            continue  # the template's GSM8K original: the probe reads it from GSM8K itself
         texts.append(
             FreshText(
                 template=str(metadata["template"]),
                 original_index=int(metadata["original_index"]),
-                instance=instance,
+                instance=int(metadata["instance"]),
                 question=str(sample.input),
                 solution=str(metadata["solution"]),
             )
         )
-    return texts
+    return FreshTexts(texts, drawn.folder, drawn.checksum, dict(drawn.skipped))

@@ -7,7 +7,8 @@ test set in training continues test texts closer to the truth than fresh texts o
 template, which it cannot have seen; train texts show whether it saw GSM8K's train split.
 
 Solutions are shown after their question (a solution's beginning alone is ambiguous). The cut
-falls at a word boundary of the text as published, line breaks and calculator annotations kept.
+falls at a word boundary of the text as published, line breaks and calculator annotations kept;
+a solution ends before its final ``#### N`` line, as fresh instances' solutions are kept.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from gsm8k.contamination.fresh import FreshText, fresh_texts, templates_folder
+from gsm8k.contamination.fresh import FreshText, fresh_texts, templates_given
 from gsm8k.contamination.probe import Part, ProbeText, probe_samples
 from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source, load_split
 
@@ -50,9 +50,9 @@ def probe_dataset(
     source = dataset or default_source()
     test = load_split(source, "test")
     train_split = load_split(source, "train") if train else None
-    folder = templates_folder(templates)
-    fresh = fresh_texts(folder, fresh_seed, per_template) if folder is not None else []
-    if folder is not None:
+    drawn = fresh_texts(templates, fresh_seed, per_template) if templates_given(templates) else None
+    fresh = drawn.texts if drawn is not None else []
+    if drawn is not None:
         originals = sorted({f.original_index for f in fresh}, key=lambda i: _template_of(fresh, i))
     else:
         originals = list(range(min(TEST_WITHOUT_TEMPLATES, len(test.records))))
@@ -75,12 +75,14 @@ def probe_dataset(
         "dataset": test.location,
         "dataset_revision": test.revision,
         "dataset_sha256": test.sha256,
-        "templates": str(folder) if folder is not None else None,
-        "templates_probed": len(originals) if folder is not None else 0,
+        "templates": str(drawn.folder) if drawn is not None else None,
+        "templates_sha256": drawn.checksum if drawn is not None else None,
+        "templates_probed": len(originals) if drawn is not None else 0,
+        "templates_skipped": drawn.skipped if drawn is not None else {},
         "train_seed": TRAIN_SEED,
         "parts": list(parts),
     }
-    arguments = {"templates": str(folder) if folder is not None else None}
+    arguments = {"templates": str(drawn.folder) if drawn is not None else None}
     return ProbeData(samples, test.location, arguments, metadata)
 
 
@@ -101,7 +103,8 @@ def _train_indices(split: LoadedSplit | None, count: int) -> list[int]:
 def _record_texts(
     split: LoadedSplit, index: int, source: str, parts: Sequence[Part], template: str | None
 ) -> list[ProbeText]:
-    """A GSM8K record's question and solution (the solution as published, ``#### N`` kept)."""
+    """A GSM8K record's question and worked solution (without its ``#### N`` line, as fresh
+    instances' solutions are kept)."""
     if not 0 <= index < len(split.records):
         raise ValueError(
             f"{split.location}: no {split.split} record {index} (the templates name it)"
@@ -110,7 +113,7 @@ def _record_texts(
     question, answer = str(record.get("question", "")).strip(), str(record.get("answer", ""))
     if not question or GOLD_DELIMITER not in answer:
         raise ValueError(f"{split.where(index)}: not a GSM8K record (question, answer #### N)")
-    texts = {"question": question, "solution": answer.strip()}
+    texts = {"question": question, "solution": answer.rsplit(GOLD_DELIMITER, 1)[0].strip()}
     return [
         ProbeText(
             source=source,  # type: ignore[arg-type]
