@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from gsm8k.contamination.cli import EXIT_NOT_COMPARABLE, main
+from gsm8k.contamination.memorization import gsm8k_memorization
 from gsm8k.contamination.report import (
     INCONCLUSIVE,
     INDICATED,
@@ -19,7 +20,6 @@ from gsm8k.contamination.report import (
     NotComparable,
     build,
 )
-from gsm8k.memorization import gsm8k_memorization
 from gsm8k.task import gsm8k
 from tests.contamination_support import guesser, memorizer, reasoner, write_gsm8k, write_templates
 from tests.scripted import run_eval, scripted_model

@@ -3,7 +3,7 @@
 * :mod:`.overlap`: how close a model's continuation is to the text it continues (exact match,
   ROUGE-L, n-gram accuracy), on words;
 * :mod:`.probe`: the verbatim-continuation probe's samples, prompt and scorer (the
-  ``gsm8k_memorization`` task in ``gsm8k/memorization.py``);
+  ``gsm8k_memorization`` task in :mod:`.memorization`);
 * :mod:`.stats`: paired and two-sample differences with intervals, permutation tests and the
   smallest difference a run of this size detects;
 * :mod:`.report`: the signals read from logs, a verdict for each and overall; :mod:`.render`

@@ -8,7 +8,7 @@ questions as a control. ``gsm8k-contamination`` compares how closely each is con
 
     GSM_SYMBOLIC_TEMPLATES=path/to/templates inspect eval gsm8k/gsm8k_memorization \\
       --model openai/gpt-4o-mini
-    inspect eval gsm8k/memorization.py -T templates=path/to/templates -T points=3 \\
+    inspect eval gsm8k/contamination/memorization.py -T templates=path/to/templates -T points=3 \\
       --model gguf/smollm2 --limit 24
 """
 
