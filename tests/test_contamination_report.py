@@ -182,6 +182,39 @@ def test_memorizer_reasoner_and_guesser_get_different_verdicts(
     assert guessed["accuracy"]["verdict"] == INCONCLUSIVE
 
 
+@pytest.mark.slow
+def test_originals_come_from_a_gsm8k_run_of_the_same_settings_when_the_fresh_run_lacks_them(
+    synthetic: Callable[[int], Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    templates = synthetic(3)
+    accuracy_task = _fresh_task(templates, fresh_per_template=1)
+    answers = _answers(accuracy_task)
+    # Right on GSM8K test questions 0 and 1, wrong on every fresh instance.
+    right = {
+        str(s.input)
+        for s in accuracy_task.dataset
+        if str(s.id) in ("0000-original", "0001-original")
+    }
+
+    def respond(prompt: str) -> str:
+        asked = prompt.rsplit("Question:", 1)[-1].strip()
+        return f"ANSWER: {answers[asked] if asked in right else 0}"
+
+    model = scripted_model(respond, name="split")
+    logs = tmp_path / "logs"
+    fresh_ids = [s.id for s in accuracy_task.dataset if "fresh" in str(s.id)]
+    run_eval(accuracy_task, model, log_dir=str(logs), sample_id=fresh_ids)
+    run_eval(gsm8k(fewshot=0), model, log_dir=str(logs))
+    drop = {s["key"]: s for s in build(str(logs))["signals"]}["accuracy"]
+    assert (drop["units"], drop["first_value"], drop["second_value"]) == (3, 2 / 3, 0.0)
+    # A GSM8K run whose prompt differs cannot supply the originals.
+    other = tmp_path / "other"
+    run_eval(accuracy_task, model, log_dir=str(other), sample_id=fresh_ids)
+    run_eval(gsm8k(fewshot=1), model, log_dir=str(other))
+    assert main([str(other)]) == EXIT_NOT_COMPARABLE
+    assert "differ in `fewshot`" in capsys.readouterr().err
+
+
 # --- refusals and the command ---------------------------------------------------------------
 
 

@@ -46,6 +46,7 @@ class ProbeRun:
     settings: dict[str, Any]
     generation: dict[str, Any]
     model_args: dict[str, Any]
+    label: str = ""
     logs: list[str] = field(default_factory=list)
     rerun: str = ""
     results: dict[SampleId, ProbeResult] = field(default_factory=dict)

@@ -51,8 +51,9 @@ BASELINE = "gsm8k"
 PRIMARY_MEASURE = "rouge_l"
 SUPPORTING_MEASURES = ("exact", "ngram")
 MEASURE_NAMES = {"rouge_l": "ROUGE-L", "exact": "exact match", "ngram": "n-gram accuracy"}
-FRESH_FIELDS = frozenset({"fresh_seed", "fresh_per_template", "templates"})
-"""Settings that name which fresh instances ran: differ from a GSM8K run's by design."""
+FRESH_PREFIXES = ("fresh_", "templates")
+"""Settings that name which fresh instances ran (``fresh_seed``, ``templates_sha256``, ...):
+they differ from a GSM8K run's by design."""
 
 INDICATED = "memorization indicated"
 NOT_DETECTED = "not detected"
@@ -126,15 +127,18 @@ def build(
     problems = _differences(fresh_runs, "fresh-question runs") + _differences(probes, "probe runs")
     fresh_run = fresh_runs[-1] if fresh_runs else None
     probe = probes[-1] if probes else None
-    baseline, baseline_problems = _baseline(fresh_run, baselines)
-    problems += baseline_problems
+    pairs = accuracy_pairs(fresh_run, None) if fresh_run is not None else None
+    baseline = None
+    if pairs is not None and not pairs.originals:  # originals from a GSM8K run, if any
+        baseline, baseline_problems = _baseline(fresh_run, baselines)
+        problems += baseline_problems
+        pairs = accuracy_pairs(fresh_run, baseline) if fresh_run is not None else None
     if problems and not allow_mismatch:
         raise NotComparable(problems)
 
     signals: list[dict[str, Any]] = []
     notes: list[str] = [f"{s.path}: skipped, {s.reason}" for s in skipped]
-    if fresh_run is not None:
-        pairs = accuracy_pairs(fresh_run, baseline)
+    if fresh_run is not None and pairs is not None:
         drop = paired_difference(pairs.originals, pairs.fresh)
         if drop is None:
             notes.append(
@@ -190,11 +194,12 @@ def _variant(run: Run) -> str | None:
 
 
 def _differences(runs: list[Any], kind: str) -> list[str]:
-    """One line per setting on which several runs of one kind differ."""
+    """One line per setting on which several runs of one kind (``Run`` or ``ProbeRun``: both
+    have a label, an identity and logs) differ."""
     if len(runs) < 2:
         return []
     for index, run in enumerate(runs):
-        if not getattr(run, "label", ""):
+        if not run.label:
             run.label = f"{kind.split()[0]} {index + 1}"
     lines = []
     for name in setting_names(runs):
@@ -213,13 +218,14 @@ def _baseline(fresh: Run | None, baselines: list[Run]) -> tuple[Run | None, list
     originals), with what differs when none matches."""
     if fresh is None or not baselines:
         return None, []
-    ignored = DATA_FIELDS | FRESH_FIELDS
     mismatches = []
     for run in reversed(baselines):
         differing = [
             name
             for name in sorted(set(run.identity) | set(fresh.identity))
-            if name not in ignored and str(run.identity.get(name)) != str(fresh.identity.get(name))
+            if name not in DATA_FIELDS
+            and not name.startswith(FRESH_PREFIXES)
+            and str(run.identity.get(name)) != str(fresh.identity.get(name))
         ]
         if not differing:
             return run, []
