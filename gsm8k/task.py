@@ -24,6 +24,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Scorer, match
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from gsm8k.data.fresh.samples import fresh_options
 from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source
 from gsm8k.data.variants import EVALUATION_SPLIT, evaluation_set
 from gsm8k.execution.container import compose_sandbox
@@ -83,6 +84,9 @@ def gsm8k(
     trust_model_code: bool = False,
     preset: str = DEFAULT_PRESET,
     mcp: str | None = None,
+    fresh_seed: int | None = None,
+    fresh_per_template: int | None = None,
+    templates: str | None = None,
     **unknown: Any,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
@@ -95,7 +99,8 @@ def gsm8k(
         dataset: ``gsm8k``, ``gsm8k-socratic``, ``gsm8k-platinum``, a local directory or
             ``.jsonl`` file (default ``$GSM8K_DATA_DIR``, else ``gsm8k``), or the GSM family:
             ``gsm-symbolic``, ``gsm-symbolic-p1``, ``gsm-symbolic-p2``, ``gsm-plus``,
-            ``gsm-plus-mini``, ``mgsm`` (docs/data.md, docs/family.md).
+            ``gsm-plus-mini``, ``mgsm`` (docs/data.md, docs/family.md), or
+            ``gsm-symbolic-fresh`` (questions drawn at run time, docs/fresh-questions.md).
         split: Split to evaluate (``test``; for a directory, any ``<split>.jsonl`` in it).
         fewshot_dataset: Where the train examples come from. Defaults to ``dataset`` when it has
             a train split, else to the default dataset.
@@ -122,6 +127,12 @@ def gsm8k(
         mcp: An MCP server whose tools the model may call (a command line, an http(s) URL or a
             JSON/YAML file; it runs as your user), or ``none`` for the same loop without one
             (docs/mcp.md).
+        fresh_seed: Seed of ``dataset=gsm-symbolic-fresh``'s questions, drawn at run time from
+            GSM-Symbolic's templates: the same seed, the same questions (default 0).
+        fresh_per_template: Fresh questions per template, 1 to 100 (default 5); each
+            template's GSM8K original is evaluated beside them (docs/fresh-questions.md).
+        templates: Folder of GSM-Symbolic's templates (``templates/symbolic`` of
+            apple/ml-gsm-symbolic, CC BY-NC-ND, not shipped; default ``$GSM_SYMBOLIC_TEMPLATES``).
     """
     # Inspect only warns about a -T name it does not know: a typo would run a default eval.
     refuse_unknown(unknown, TASK_PARAMETERS, "gsm8k")
@@ -141,7 +152,8 @@ def gsm8k(
         )
         validate_family(source, language, mode, tools, fewshot_dataset)
         agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET)
-        evaluated = evaluation_set(source, split, language, records_to_samples)
+        fresh = fresh_options(source, fresh_seed, fresh_per_template, templates)
+        evaluated = evaluation_set(source, split, language, records_to_samples, fresh)
         if settings.preset is not None:
             return preset_task(settings, evaluated, source, language, votes, TASK_VERSION)
         shots = choose_exemplars(source, language, settings, evaluated, mode, record_to_sample)
