@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
+from gsm8k.data.bundled import BUNDLED_SOURCE
 from gsm8k.data.family.samples import normalize_question, variant_samples
 from gsm8k.data.family.sources import VARIANTS, is_variant, load_variant
 from gsm8k.data.fresh.samples import (
@@ -23,11 +24,13 @@ from gsm8k.data.fresh.samples import (
     fresh_set,
     fresh_split,
 )
+from gsm8k.data.fresh.samples import fresh_options as fresh_options  # the task's import
 from gsm8k.data.splits import (
+    HUB_GSM8K,
     DatasetUnavailableError,
     LoadedSplit,
     default_source,
-    is_hub_source,
+    is_named_source,
     load_split,
     resolve_path,
 )
@@ -49,6 +52,10 @@ class EvaluationSet:
     """Whether every sample carries its GSM8K test index."""
     details: dict[str, Any] = field(default_factory=dict)
     """What else the log records about the set (fresh questions: seed, templates, skips)."""
+
+    def dataset(self) -> MemoryDataset:
+        """The samples as Inspect's dataset, named and located as the log records them."""
+        return MemoryDataset(self.samples, name=self.name, location=self.split.location)
 
 
 def evaluation_set(
@@ -144,21 +151,22 @@ def gsm8k_test_records(source: str) -> list[dict[str, Any]]:
     ``source`` itself)."""
     reference = default_source()
     if reference in (source, FRESH_SOURCE) or is_variant(reference):
-        reference = "gsm8k"
+        reference = BUNDLED_SOURCE
     return load_split(reference, EVALUATION_SPLIT, parameter="dataset").records
 
 
 def _in_test_order(source: str, evaluation: LoadedSplit) -> bool:
     """Whether the split is GSM8K's test set itself (row k is test item k)."""
-    if source in ("gsm8k", "gsm8k-socratic"):
+    if source in (BUNDLED_SOURCE, HUB_GSM8K, "gsm8k-socratic"):
         return True
     return is_gsm8k_layout(source) and evaluation.split in ("test", "test_socratic")
 
 
 def _set_name(source: str, evaluation: LoadedSplit) -> str:
-    """How logs name the evaluated set: the hub name, or what the local files are."""
-    if is_hub_source(source):
-        return source
+    """How logs name the evaluated set: the dataset's name (GSM8K is ``gsm8k`` wherever it came
+    from), or what the local files are."""
+    if is_named_source(source):
+        return BUNDLED_SOURCE if source == HUB_GSM8K else source
     if is_gsm8k_layout(source):
         return {"test": "gsm8k", "test_socratic": "gsm8k-socratic"}.get(
             evaluation.split, f"gsm8k-{evaluation.split}"
