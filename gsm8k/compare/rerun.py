@@ -21,6 +21,7 @@ from inspect_ai.log import EvalLog
 
 import gsm8k
 from gsm8k.data.family.sources import FAMILY_DIR_ENV, is_variant
+from gsm8k.data.fresh.samples import FRESH_SOURCE
 from gsm8k.data.splits import DATA_DIR_ENV, is_named_source
 from gsm8k.settings.commands import absolute_location, command_line, inspect_program
 
@@ -117,7 +118,9 @@ def _gsm8k_copy(metadata: dict[str, Any], passed: dict[str, Any]) -> str | None:
     ):
         return str(exemplars.parent)
     evaluated = _local(metadata.get("dataset"))
-    if evaluated is not None and not (dataset and is_variant(dataset)):
+    # A fresh run's recorded dataset is its templates folder, not a GSM8K copy.
+    elsewhere = dataset and (is_variant(dataset) or dataset == FRESH_SOURCE)
+    if evaluated is not None and not elsewhere:
         return str(evaluated.parent)
     return None
 
@@ -169,7 +172,7 @@ def _absolute_source(value: str, location: Any) -> str:
 
 
 def _is_name(source: str) -> bool:
-    return is_named_source(source) or is_variant(source)
+    return is_named_source(source) or is_variant(source) or source == FRESH_SOURCE
 
 
 def _local(location: Any) -> Path | None:

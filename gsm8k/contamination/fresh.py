@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-TEMPLATES_ENV = "GSM_SYMBOLIC_TEMPLATES"
+from gsm8k.data.fresh.samples import TEMPLATES_ENV
 
 
 @dataclass(frozen=True)

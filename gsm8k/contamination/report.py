@@ -32,7 +32,6 @@ from gsm8k.compare.locations import LogLocations
 from gsm8k.compare.results import Run
 from gsm8k.compare.runs import read_runs
 from gsm8k.compare.stats import CONFIDENCE, SIGNIFICANCE
-from gsm8k.contamination.fresh import TEMPLATES_ENV
 from gsm8k.contamination.logs import (
     ProbeRun,
     accuracy_pairs,
@@ -45,8 +44,8 @@ from gsm8k.contamination.stats import (
     group_difference,
     paired_difference,
 )
+from gsm8k.data.fresh.samples import FRESH_SOURCE, TEMPLATES_ENV
 
-FRESH_DATASET = "gsm-symbolic-fresh"
 BASELINE = "gsm8k"
 PRIMARY_MEASURE = "rouge_l"
 SUPPORTING_MEASURES = ("exact", "ngram")
@@ -99,7 +98,7 @@ def build(
     """
     scan = read_runs(locations)
     probes, skipped = read_probe_runs(locations)
-    fresh_runs = [r for r in scan.runs if _variant(r) == FRESH_DATASET]
+    fresh_runs = [r for r in scan.runs if _variant(r) == FRESH_SOURCE]
     baselines = [
         r for r in scan.runs if _variant(r) == BASELINE and r.settings.get("split") == "test"
     ]
