@@ -235,9 +235,11 @@ def test_runs_of_two_models_are_refused_until_one_is_named(
         build(str(logs))
     assert main([str(logs)]) == EXIT_NOT_COMPARABLE
     assert "pick one with --model" in capsys.readouterr().err
+    (logs / "broken.eval").write_bytes(b"not a log")  # named in the notes, never fatal
     assert main([str(logs), "--model", "mockllm/first", "--json", str(tmp_path / "r.json")]) == 0
     saved = json.loads((tmp_path / "r.json").read_text())
     assert saved["model"] == "mockllm/first"
+    assert any("broken.eval" in note and "skipped" in note for note in saved["notes"])
 
 
 @pytest.mark.slow

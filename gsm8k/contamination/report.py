@@ -136,7 +136,7 @@ def build(
         raise NotComparable(problems)
 
     signals: list[dict[str, Any]] = []
-    notes: list[str] = [f"{s.path}: skipped, {s.reason}" for s in skipped]
+    notes = [f"{s.path}: skipped, {s.reason}" for s in [*scan.skipped, *skipped]]
     if fresh_run is not None and pairs is not None:
         drop = paired_difference(pairs.originals, pairs.fresh)
         if drop is None:
