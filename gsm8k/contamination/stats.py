@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from dataclasses import dataclass
 from statistics import mean, stdev
 
@@ -73,9 +74,13 @@ def paired_difference(first: dict[str, float], second: dict[str, list[float]]) -
         return None
     # The family report's paired drop on the same units (keys renumbered: it pairs by index).
     numbered = {i: t for i, t in enumerate(common)}
-    drop = paired_drop(
-        {i: second[t] for i, t in numbered.items()}, {i: first[t] for i, t in numbered.items()}
-    )
+    with warnings.catch_warnings():
+        # SciPy warns of precision loss when nearly every template moved alike; the interval
+        # it returns is still the t interval (and a point is widened by paired_interval).
+        warnings.simplefilter("ignore", RuntimeWarning)
+        drop = paired_drop(
+            {i: second[t] for i, t in numbered.items()}, {i: first[t] for i, t in numbered.items()}
+        )
     assert drop is not None
     differences = [first[t] - mean(second[t]) for t in common]
     return Difference(
@@ -101,7 +106,10 @@ def group_difference(first: list[float], second: list[float]) -> Difference | No
         return None
     difference = mean(first) - mean(second)
     if len(first) > 1 and len(second) > 1 and (len(set(first)) > 1 or len(set(second)) > 1):
-        interval = stats.ttest_ind(first, second, equal_var=False).confidence_interval(CONFIDENCE)
+        with warnings.catch_warnings():  # the same precision warning on near-constant groups
+            warnings.simplefilter("ignore", RuntimeWarning)
+            test = stats.ttest_ind(first, second, equal_var=False)
+        interval = test.confidence_interval(CONFIDENCE)
         low, high = max(-1.0, float(interval.low)), min(1.0, float(interval.high))
     else:  # no spread to estimate: nothing bounds the difference but the scale
         low, high = -1.0, 1.0
