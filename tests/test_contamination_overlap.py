@@ -78,3 +78,19 @@ def test_cut_keeps_the_published_text_on_both_sides() -> None:
     assert cut("single", 0.5) is None
     assert cut_points(1) == [0.5]
     assert cut_points(3) == [0.25, 0.5, 0.75]
+
+
+@pytest.mark.parametrize(
+    "continuation",
+    [
+        pytest.param("", id="empty"),
+        pytest.param("\x00\ufffd" * 1000, id="nul-and-replacement-characters"),
+        pytest.param("the rest " * 200_000, id="a-million-words"),
+        pytest.param("<<" * 50_000 + "1" * 100_000, id="unclosed-annotations-and-a-long-number"),
+    ],
+)
+def test_hostile_continuations_score_in_range(continuation: str) -> None:
+    result = overlap(continuation, "the rest at the market for $2 each", "She sells")
+    for value in (result.exact, result.rouge_l, result.ngram):
+        assert 0.0 <= value <= 1.0
+    assert result.exact == 0.0

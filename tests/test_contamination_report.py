@@ -12,6 +12,7 @@ import pytest
 
 from gsm8k.contamination.cli import EXIT_NOT_COMPARABLE, main
 from gsm8k.contamination.memorization import gsm8k_memorization
+from gsm8k.contamination.render import markdown
 from gsm8k.contamination.report import (
     INCONCLUSIVE,
     INDICATED,
@@ -131,6 +132,14 @@ def test_every_figure_against_a_hand_count(
     assert all(s["p_adjusted"] == 1.0 for s in primary)
     assert question["verdict"] == NOT_DETECTED
     assert report["overall"]["verdict"] == INCONCLUSIVE
+    # The Markdown shows the same figures, rounded as a reader sees them.
+    text = markdown(report)
+    assert "| accuracy drop | originals vs fresh instances | 4 templates | 75.0% | 37.5% | " in text
+    assert "+37.5 (-100.0 to +100.0) | 1 | 100.0 |" in text
+    assert (
+        "| question recitation, ROUGE-L | test vs train | 8 texts | 0.750 | 0.250 | +50.0 (" in text
+    )
+    assert "**Overall: Inconclusive.**" in text
     roles = {run["role"]: run for run in report["runs"]}
     assert roles["fresh questions"]["samples"] == 4 * 3
     assert roles["memorization probe"]["samples"] == len(probe_task.dataset)
