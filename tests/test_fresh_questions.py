@@ -16,6 +16,7 @@ from gsm8k.data.fresh import (
     InstantiationError,
     Labelled,
     TemplateError,
+    evaluator,
     fresh_set,
     from_json,
     instance_rng,
@@ -115,6 +116,8 @@ def run(expression: str, **env: Any) -> Any:
         pytest.param("x := 1", id="walrus"),
         pytest.param("1 +", id="syntax-error"),
         pytest.param("-" * 3000 + "1", id="deep-nesting"),
+        pytest.param("1e999", id="infinite-literal"),
+        pytest.param("1" * 45, id="literal-past-the-digit-bound"),
         pytest.param("1+" * 1900 + "1", id="too-many-parts"),
         pytest.param("1+" * 2500 + "1", id="too-long"),
     ],
@@ -135,6 +138,9 @@ def test_an_expression_outside_the_language_is_refused_before_it_runs(expression
         pytest.param("1 / 0", id="division-by-zero"),
         pytest.param("x[5]", id="index-out-of-range"),
         pytest.param("'a' + 1", id="text-as-number"),
+        pytest.param("[[1] * 100000] * 100000", id="list-of-repeated-lists"),
+        pytest.param("Fraction('1e999999999')", id="fraction-of-a-huge-exponent"),
+        pytest.param("'ab' * 100", id="text-repetition"),
     ],
 )
 def test_a_value_past_the_bounds_rejects_the_draw_not_the_process(expression: str) -> None:
@@ -364,6 +370,21 @@ def test_a_template_whose_conditions_cannot_be_met_is_an_error_naming_it(tmp_pat
     template = load_templates(tmp_path)[0]
     with pytest.raises(InstantiationError, match=r"template 0000\.json: no draw of 500 .*line 11"):
         instantiate(template, random.Random(0), max_tries=500)
+
+
+def test_a_template_that_works_too_hard_is_refused_not_run_for_hours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(evaluator, "MAX_WORK", 5_000_000)  # a tenth: the same path, faster
+    heavy = variant(
+        SHOP,
+        question_annotated=SHOP["question_annotated"]
+        .replace("- $p = range(2, 10)", "- $p = sample(np.random.randint(2, 10, 100000))")
+        .replace("n * p < 100", "n * p > 100000"),
+    )
+    template = load_templates(write_templates(tmp_path, heavy))[0]
+    with pytest.raises(InstantiationError, match=r"0000\.json: more than 5,000,000 steps"):
+        instantiate(template, random.Random(0))
 
 
 def test_a_template_whose_formula_contradicts_its_solution_is_skipped_not_used(
