@@ -540,3 +540,29 @@ def test_the_independent_check_catches_a_wrong_answer_or_a_wrong_binding(folder:
     metadata["bindings"] = dict(metadata["bindings"], k=metadata["bindings"]["k"] + 1)
     wrong_binding = eggs.model_copy(update={"metadata": metadata})
     assert any(p.startswith("k shows") for p in sample_problems(EGGS, wrong_binding))
+
+
+@pytest.mark.slow
+def test_a_fresh_run_logs_its_pairs_and_a_command_that_runs_it_again(
+    folder: Path, gsm8k_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gsm8k.compare.rerun import rerun_prefix
+    from tests.scripted import run_eval, scripted_model
+
+    monkeypatch.setenv("GSM_SYMBOLIC_TEMPLATES", str(folder))
+    task = gsm8k(dataset="gsm-symbolic-fresh", fresh_seed=4, fresh_per_template=1, fewshot=0)
+    log = run_eval(task, scripted_model(lambda prompt: "ANSWER: 6"), log_dir=str(tmp_path))
+    assert log.status == "success" and log.samples is not None
+    kinds = {str(s.id): (s.metadata["kind"], s.metadata["template"]) for s in log.samples}
+    assert kinds == {
+        "0000-original": ("original", "0000"),
+        "0000-fresh-00": ("fresh", "0000"),
+        "0001-original": ("original", "0001"),
+        "0001-fresh-00": ("fresh", "0001"),
+    }
+    command = rerun_prefix(log)
+    assert f"GSM_SYMBOLIC_TEMPLATES={folder.resolve()}" in command
+    assert "-T dataset=gsm-symbolic-fresh" in command and "-T fresh_seed=4" in command
+    assert f"GSM8K_DATA_DIR={gsm8k_copy}" in command  # where the originals came from
+    assert log.eval.metadata is not None
+    assert log.eval.metadata["originals"] == str((gsm8k_copy / "test.jsonl").resolve())
