@@ -408,7 +408,7 @@ def test_an_original_that_is_not_gsm8ks_record_is_refused(folder: Path) -> None:
 
 
 def test_templates_with_their_defaults_give_back_their_originals(folder: Path) -> None:
-    results = self_check(load_templates(folder), [r["question"] for r in RECORDS])
+    results = self_check(folder, [r["question"] for r in RECORDS])
     assert [r.reproduces for r in results] == [True, True]
     assert results[1].answer == 4 and results[1].gold == 4  # `left` solved from the equation
     assert all(r.matches_gsm8k for r in results)
