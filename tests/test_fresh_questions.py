@@ -285,6 +285,20 @@ def test_invalid_json_names_the_file_and_line(tmp_path: Path) -> None:
         load_templates(tmp_path)
 
 
+def test_two_templates_of_one_gsm8k_question_are_refused(tmp_path: Path) -> None:
+    write_templates(tmp_path, SHOP, variant(EGGS, id_orig=0))
+    with pytest.raises(TemplateError, match=r"0000\.json and 0001\.json were both made from"):
+        load_templates(tmp_path)
+
+
+def test_a_json_name_that_is_not_a_file_is_refused_unread(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "0000.json")  # reading it would block forever
+    with pytest.raises(TemplateError, match=r"0000\.json: not a regular file"):
+        load_templates(tmp_path)
+
+
 def test_a_missing_or_empty_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(TemplateError, match="does not exist"):
         load_templates(tmp_path / "nowhere")
