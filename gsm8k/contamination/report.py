@@ -421,7 +421,7 @@ def _command(run: Run | ProbeRun) -> str:
     """The command that reproduces a run, with ``$GSM_SYMBOLIC_TEMPLATES`` set where the run read
     its templates through it (no ``-T templates`` on the command)."""
     templates = run.settings.get("templates")
-    by_variable = "-T templates=" not in run.rerun
+    by_variable = "-T templates=" not in run.rerun and f"{TEMPLATES_ENV}=" not in run.rerun
     if isinstance(templates, str) and Path(templates).is_absolute() and by_variable:
         return f"{TEMPLATES_ENV}={shlex.quote(templates)} {run.rerun}"
     return run.rerun
