@@ -50,9 +50,10 @@ BASELINE = "gsm8k"
 PRIMARY_MEASURE = "rouge_l"
 SUPPORTING_MEASURES = ("exact", "ngram")
 MEASURE_NAMES = {"rouge_l": "ROUGE-L", "exact": "exact match", "ngram": "n-gram accuracy"}
-FRESH_PREFIXES = ("fresh_", "templates")
-"""Settings that name which fresh instances ran (``fresh_seed``, ``templates_sha256``, ...):
-they differ from a GSM8K run's by design."""
+FRESH_PREFIXES = ("fresh_", "templates", "originals")
+"""Settings that name which fresh instances ran and where their originals were read
+(``fresh_seed``, ``templates_sha256``, ``originals``, ...): they differ from a GSM8K run's by
+design."""
 
 INDICATED = "memorization indicated"
 NOT_DETECTED = "not detected"
