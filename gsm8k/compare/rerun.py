@@ -21,6 +21,7 @@ from inspect_ai.log import EvalLog
 
 import gsm8k
 from gsm8k.data.family.sources import FAMILY_DIR_ENV, is_variant
+from gsm8k.data.fresh.samples import FRESH_SOURCE
 from gsm8k.data.splits import DATA_DIR_ENV, is_named_source
 from gsm8k.settings.commands import absolute_location, command_line, inspect_program
 
@@ -28,6 +29,8 @@ PACKAGE_DIR = Path(gsm8k.__file__).resolve().parent
 REGISTRY_PREFIX = "gsm8k/"
 """This package's tasks by entry point (``gsm8k/gsm8k``): a task file's absolute path does not
 load on Python 3.11 (``Non-relative patterns are unsupported``)."""
+ENTRY_POINT_TASKS = frozenset({"gsm8k", "gsm8k_memorization"})
+"""Tasks the entry point registers under their own name (the family tasks run as ``gsm8k``)."""
 
 
 def rerun_prefix(log: EvalLog) -> str:
@@ -115,7 +118,9 @@ def _gsm8k_copy(metadata: dict[str, Any], passed: dict[str, Any]) -> str | None:
     ):
         return str(exemplars.parent)
     evaluated = _local(metadata.get("dataset"))
-    if evaluated is not None and not (dataset and is_variant(dataset)):
+    # A fresh run's recorded dataset is its templates folder, not a GSM8K copy.
+    elsewhere = dataset and (is_variant(dataset) or dataset == FRESH_SOURCE)
+    if evaluated is not None and not elsewhere:
         return str(evaluated.parent)
     return None
 
@@ -147,7 +152,7 @@ def _task(log: EvalLog) -> str:
         resolved = (file if file.is_absolute() else PACKAGE_DIR.parent / file).resolve()
         if resolved.is_relative_to(PACKAGE_DIR) and resolved.is_file():
             # The package's tasks (the family tasks too) run as the entry point's task.
-            return f"{REGISTRY_PREFIX}gsm8k"
+            return f"{REGISTRY_PREFIX}{name if name in ENTRY_POINT_TASKS else 'gsm8k'}"
         return f"{spec.task_file}@{name}"
     return spec.task
 
@@ -167,7 +172,7 @@ def _absolute_source(value: str, location: Any) -> str:
 
 
 def _is_name(source: str) -> bool:
-    return is_named_source(source) or is_variant(source)
+    return is_named_source(source) or is_variant(source) or source == FRESH_SOURCE
 
 
 def _local(location: Any) -> Path | None:
