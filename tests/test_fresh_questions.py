@@ -16,6 +16,7 @@ from gsm8k.data.fresh import (
     InstantiationError,
     Labelled,
     TemplateError,
+    evaluator,
     fresh_set,
     from_json,
     instance_rng,
@@ -115,6 +116,8 @@ def run(expression: str, **env: Any) -> Any:
         pytest.param("x := 1", id="walrus"),
         pytest.param("1 +", id="syntax-error"),
         pytest.param("-" * 3000 + "1", id="deep-nesting"),
+        pytest.param("1e999", id="infinite-literal"),
+        pytest.param("1" * 45, id="literal-past-the-digit-bound"),
         pytest.param("1+" * 1900 + "1", id="too-many-parts"),
         pytest.param("1+" * 2500 + "1", id="too-long"),
     ],
@@ -135,6 +138,9 @@ def test_an_expression_outside_the_language_is_refused_before_it_runs(expression
         pytest.param("1 / 0", id="division-by-zero"),
         pytest.param("x[5]", id="index-out-of-range"),
         pytest.param("'a' + 1", id="text-as-number"),
+        pytest.param("[[1] * 100000] * 100000", id="list-of-repeated-lists"),
+        pytest.param("Fraction('1e999999999')", id="fraction-of-a-huge-exponent"),
+        pytest.param("'ab' * 100", id="text-repetition"),
     ],
 )
 def test_a_value_past_the_bounds_rejects_the_draw_not_the_process(expression: str) -> None:
@@ -279,6 +285,20 @@ def test_invalid_json_names_the_file_and_line(tmp_path: Path) -> None:
         load_templates(tmp_path)
 
 
+def test_two_templates_of_one_gsm8k_question_are_refused(tmp_path: Path) -> None:
+    write_templates(tmp_path, SHOP, variant(EGGS, id_orig=0))
+    with pytest.raises(TemplateError, match=r"0000\.json and 0001\.json were both made from"):
+        load_templates(tmp_path)
+
+
+def test_a_json_name_that_is_not_a_file_is_refused_unread(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "0000.json")  # reading it would block forever
+    with pytest.raises(TemplateError, match=r"0000\.json: not a regular file"):
+        load_templates(tmp_path)
+
+
 def test_a_missing_or_empty_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(TemplateError, match="does not exist"):
         load_templates(tmp_path / "nowhere")
@@ -366,6 +386,21 @@ def test_a_template_whose_conditions_cannot_be_met_is_an_error_naming_it(tmp_pat
         instantiate(template, random.Random(0), max_tries=500)
 
 
+def test_a_template_that_works_too_hard_is_refused_not_run_for_hours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(evaluator, "MAX_WORK", 5_000_000)  # a tenth: the same path, faster
+    heavy = variant(
+        SHOP,
+        question_annotated=SHOP["question_annotated"]
+        .replace("- $p = range(2, 10)", "- $p = sample(np.random.randint(2, 10, 100000))")
+        .replace("n * p < 100", "n * p > 100000"),
+    )
+    template = load_templates(write_templates(tmp_path, heavy))[0]
+    with pytest.raises(InstantiationError, match=r"0000\.json: more than 5,000,000 steps"):
+        instantiate(template, random.Random(0))
+
+
 def test_a_template_whose_formula_contradicts_its_solution_is_skipped_not_used(
     tmp_path: Path,
 ) -> None:
@@ -387,7 +422,7 @@ def test_an_original_that_is_not_gsm8ks_record_is_refused(folder: Path) -> None:
 
 
 def test_templates_with_their_defaults_give_back_their_originals(folder: Path) -> None:
-    results = self_check(load_templates(folder), [r["question"] for r in RECORDS])
+    results = self_check(folder, [r["question"] for r in RECORDS])
     assert [r.reproduces for r in results] == [True, True]
     assert results[1].answer == 4 and results[1].gold == 4  # `left` solved from the equation
     assert all(r.matches_gsm8k for r in results)
@@ -519,3 +554,29 @@ def test_the_independent_check_catches_a_wrong_answer_or_a_wrong_binding(folder:
     metadata["bindings"] = dict(metadata["bindings"], k=metadata["bindings"]["k"] + 1)
     wrong_binding = eggs.model_copy(update={"metadata": metadata})
     assert any(p.startswith("k shows") for p in sample_problems(EGGS, wrong_binding))
+
+
+@pytest.mark.slow
+def test_a_fresh_run_logs_its_pairs_and_a_command_that_runs_it_again(
+    folder: Path, gsm8k_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gsm8k.compare.rerun import rerun_prefix
+    from tests.scripted import run_eval, scripted_model
+
+    monkeypatch.setenv("GSM_SYMBOLIC_TEMPLATES", str(folder))
+    task = gsm8k(dataset="gsm-symbolic-fresh", fresh_seed=4, fresh_per_template=1, fewshot=0)
+    log = run_eval(task, scripted_model(lambda prompt: "ANSWER: 6"), log_dir=str(tmp_path))
+    assert log.status == "success" and log.samples is not None
+    kinds = {str(s.id): (s.metadata["kind"], s.metadata["template"]) for s in log.samples}
+    assert kinds == {
+        "0000-original": ("original", "0000"),
+        "0000-fresh-00": ("fresh", "0000"),
+        "0001-original": ("original", "0001"),
+        "0001-fresh-00": ("fresh", "0001"),
+    }
+    command = rerun_prefix(log)
+    assert f"GSM_SYMBOLIC_TEMPLATES={folder.resolve()}" in command
+    assert "-T dataset=gsm-symbolic-fresh" in command and "-T fresh_seed=4" in command
+    assert f"GSM8K_DATA_DIR={gsm8k_copy}" in command  # where the originals came from
+    assert log.eval.metadata is not None
+    assert log.eval.metadata["originals"] == str((gsm8k_copy / "test.jsonl").resolve())

@@ -21,7 +21,7 @@ from inspect_ai.log import EvalLog
 
 import gsm8k
 from gsm8k.data.family.sources import FAMILY_DIR_ENV, is_variant
-from gsm8k.data.fresh.samples import FRESH_SOURCE
+from gsm8k.data.fresh.samples import FRESH_SOURCE, TEMPLATES_ENV
 from gsm8k.data.splits import DATA_DIR_ENV, is_named_source
 from gsm8k.settings.commands import absolute_location, command_line, inspect_program
 
@@ -48,6 +48,8 @@ def rerun_prefix(log: EvalLog) -> str:
     for name, value in passed.items():
         if name in ("dataset", "fewshot_dataset") and isinstance(value, str):
             value = _absolute_source(value, metadata.get(name))
+        if name == "templates" and isinstance(metadata.get("templates"), str):
+            value = metadata["templates"]  # the folder read, absolute: the command runs anywhere
         words += ["-T", f"{name}={_cli_value(value)}"]
     for name, value in (spec.model_args or {}).items():
         if value is not None:
@@ -96,6 +98,8 @@ def data_environment(log: EvalLog) -> dict[str, str]:
         location = _local(metadata.get("dataset"))
         if location is not None:
             environment[FAMILY_DIR_ENV] = str(location.parent.parent)
+    if dataset == FRESH_SOURCE and "templates" not in passed and metadata.get("templates"):
+        environment[TEMPLATES_ENV] = str(metadata["templates"])
     return environment
 
 
@@ -106,7 +110,8 @@ def _gsm8k_copy(metadata: dict[str, Any], passed: dict[str, Any]) -> str | None:
     if not by_name:
         return None
     exemplars = _local(metadata.get("fewshot_dataset"))
-    variant_folder = _local(metadata.get("dataset")) if dataset and is_variant(dataset) else None
+    family = bool(dataset) and (is_variant(str(dataset)) or dataset == FRESH_SOURCE)
+    variant_folder = _local(metadata.get("dataset")) if family else None
     fewshot_by_name = passed.get("fewshot_dataset") is None or _is_name(
         str(passed.get("fewshot_dataset"))
     )
@@ -117,10 +122,11 @@ def _gsm8k_copy(metadata: dict[str, Any], passed: dict[str, Any]) -> str | None:
         and (variant_folder is None or exemplars.parent != variant_folder.parent)
     ):
         return str(exemplars.parent)
+    if dataset == FRESH_SOURCE:  # its GSM8K originals, where a local copy supplied them
+        originals = _local(metadata.get("originals"))
+        return str(originals.parent) if originals is not None else None
     evaluated = _local(metadata.get("dataset"))
-    # A fresh run's recorded dataset is its templates folder, not a GSM8K copy.
-    elsewhere = dataset and (is_variant(dataset) or dataset == FRESH_SOURCE)
-    if evaluated is not None and not elsewhere:
+    if evaluated is not None and not family:
         return str(evaluated.parent)
     return None
 

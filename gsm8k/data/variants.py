@@ -75,15 +75,15 @@ def evaluation_set(
         fresh: The seed, count and templates of ``dataset=gsm-symbolic-fresh``.
     """
     if source == FRESH_SOURCE and fresh is not None:
+        originals = gsm8k_test_split(source)
         drawn = fresh_set(
-            fresh.folder,
-            fresh.seed,
-            fresh.per_template,
-            gsm8k_records=lambda: gsm8k_test_records(source),
+            fresh.folder, fresh.seed, fresh.per_template, gsm8k_records=lambda: originals.records
         )
-        return EvaluationSet(
-            drawn.samples, fresh_split(drawn), FRESH_SOURCE, True, fresh_details(drawn)
-        )
+        details = fresh_details(drawn) | {
+            "originals": originals.location,
+            "originals_sha256": originals.sha256,
+        }
+        return EvaluationSet(drawn.samples, fresh_split(drawn), FRESH_SOURCE, True, details)
     if is_variant(source):
         loaded = load_variant(VARIANTS[source], language)
         samples = variant_samples(
@@ -147,12 +147,18 @@ def gsm8k_test_questions(source: str) -> list[str]:
 
 
 def gsm8k_test_records(source: str) -> list[dict[str, Any]]:
-    """The GSM8K test records in order, from the default dataset (the hub's if that is
+    """The GSM8K test records in order, from the default dataset (the bundled copy if that is
     ``source`` itself)."""
+    return gsm8k_test_split(source).records
+
+
+def gsm8k_test_split(source: str) -> LoadedSplit:
+    """GSM8K's test split, from the default dataset (the bundled copy if that is ``source``
+    itself or a GSM-family name), with where it came from."""
     reference = default_source()
     if reference in (source, FRESH_SOURCE) or is_variant(reference):
         reference = BUNDLED_SOURCE
-    return load_split(reference, EVALUATION_SPLIT, parameter="dataset").records
+    return load_split(reference, EVALUATION_SPLIT, parameter="dataset")
 
 
 def _in_test_order(source: str, evaluation: LoadedSplit) -> bool:

@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 from gsm8k.data.fresh.evaluator import (
     DrawError,
@@ -38,7 +39,7 @@ from gsm8k.data.fresh.instances import (
     render_solution,
 )
 from gsm8k.data.fresh.quantities import parse_quantity
-from gsm8k.data.fresh.templates import Template
+from gsm8k.data.fresh.templates import Template, load_templates
 
 MAX_COMBINATIONS = 200_000
 """Most value combinations tried when solving for variables the question does not show."""
@@ -315,10 +316,16 @@ def _two_defaults(template: Template) -> list[str]:
 
 
 def self_check(
-    templates: Sequence[Template], gsm8k_questions: Sequence[str] | None = None
+    templates: str | Path | Sequence[Template], gsm8k_questions: Sequence[str] | None = None
 ) -> list[CheckResult]:
-    """Check every template; with GSM8K's test questions, also that each template's copy of its
-    original is GSM8K's own."""
+    """Check every template (of a folder, or given); with GSM8K's test questions, also that each
+    template's copy of its original is GSM8K's own.
+
+    Raises:
+        TemplateError: a folder that is missing, or a malformed template in it.
+    """
+    if isinstance(templates, (str, Path)):
+        templates = load_templates(templates)
     results = []
     for template in templates:
         question = None

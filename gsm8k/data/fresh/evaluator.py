@@ -18,8 +18,9 @@ from __future__ import annotations
 import ast
 import math
 import random
+import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeAlias
 
@@ -35,6 +36,12 @@ MAX_EXPRESSION = 4_000
 """Longest expression source accepted, in characters."""
 MAX_NODES = 2_000
 """Most syntax nodes one expression may have."""
+MAX_WORK = 50_000_000
+"""Work one instance may take, in evaluated syntax nodes plus list items built (an item drawn
+at random counts ten). GSM-Symbolic's hungriest template (0011) spends about 350,000 on an
+instance and would spend about 5 million over all 200,000 draws; a template that asks for more
+is refused (after about 5 s here) instead of running for hours."""
+RANDOM_ITEM_WORK = 10
 
 _LIMIT = 10**MAX_DIGITS
 
@@ -57,6 +64,23 @@ class ExpressionError(ValueError):
 
     Permanent for a template: it fails the same way on every draw.
     """
+
+
+class WorkExceeded(ValueError):
+    """An instance took more than :data:`MAX_WORK`; the template is refused, not the draw."""
+
+
+@dataclass
+class Budget:
+    """The work left to one instance (shared by all its draws)."""
+
+    limit: int = field(default_factory=lambda: MAX_WORK)
+    spent: int = 0
+
+    def spend(self, amount: int) -> None:
+        self.spent += amount
+        if self.spent > self.limit:
+            raise WorkExceeded(f"more than {self.limit:,} steps of work for one instance")
 
 
 class DrawError(ValueError):
@@ -116,8 +140,20 @@ def _whole(value: Value, what: str) -> int:
     return number
 
 
+def weight(items: list[Value]) -> int:
+    """Items in a list, those of lists inside it included (a list of lists is as large as all
+    of its lists together, even when they are the same list repeated)."""
+    total = len(items)
+    for item in items:
+        if isinstance(item, list):
+            total += weight(item)
+            if total > MAX_ITEMS:
+                break
+    return total
+
+
 def _bounded_list(items: list[Value]) -> list[Value]:
-    if len(items) > MAX_ITEMS:
+    if len(items) > MAX_ITEMS or weight(items) > MAX_ITEMS:
         raise DrawError(f"a list would exceed {MAX_ITEMS} items")
     return items
 
@@ -175,8 +211,11 @@ def _divides(value: Value, divisor: Value) -> bool:
 
 def _fraction(numerator: Value, denominator: Value = 1) -> Number:
     if isinstance(numerator, str):
+        # digits only: Fraction("1e999999999") would build a number of a billion digits
+        if not re.fullmatch(r"\s*-?\d{1,40}(\.\d{1,40})?(\s*/\s*\d{1,40})?\s*", numerator):
+            raise DrawError(f"Fraction({numerator[:40]!r}) is not a number")
         try:
-            parsed = Fraction(numerator.strip())
+            parsed = Fraction(numerator.strip().replace(" ", ""))
         except (ValueError, ZeroDivisionError) as error:
             raise DrawError(f"Fraction({numerator[:40]!r}) is not a number") from error
         return exact(parsed / as_number(denominator))
@@ -221,9 +260,10 @@ def _list(value: Value) -> list[Value]:
 
 @dataclass(frozen=True)
 class Draws:
-    """The random functions, bound to one seeded generator."""
+    """The random functions, bound to one seeded generator, and the instance's work budget."""
 
     rng: random.Random
+    budget: Budget
 
     def sample(self, items: Value, count: Value = None) -> Value:
         pool = _sequence(items, "sample")
@@ -342,15 +382,22 @@ class Expression:
     randomized: bool
     """Whether it draws random values (its result can differ between draws)."""
     compiled: Compiled
+    size: int = 1
+    """Its syntax nodes: the work one evaluation is charged."""
 
-    def evaluate(self, env: Mapping[str, Value], rng: random.Random) -> Value:
-        """Evaluate with the variables in ``env``.
+    def evaluate(
+        self, env: Mapping[str, Value], rng: random.Random, budget: Budget | None = None
+    ) -> Value:
+        """Evaluate with the variables in ``env``, charging ``budget`` (a fresh one if none).
 
         Raises:
             DrawError: for these values the expression has no value.
+            WorkExceeded: the budget is spent.
         """
+        draws = Draws(rng, Budget() if budget is None else budget)
+        draws.budget.spend(self.size)
         try:
-            return self.compiled(env, Draws(rng))
+            return self.compiled(env, draws)
         except DrawError:
             raise
         except (ZeroDivisionError, OverflowError) as error:
@@ -382,6 +429,7 @@ def compile_expression(source: str, known: Callable[[str], bool]) -> Expression:
         raise ExpressionError(f"not an expression ({detail}): {text[:80]}") from error
     names: set[str] = set()
     drawn = False
+    count = 0
     for count, node in enumerate(ast.walk(tree), start=1):
         if count > MAX_NODES:
             raise ExpressionError(f"expression has more than {MAX_NODES} parts")
@@ -421,7 +469,9 @@ def compile_expression(source: str, known: Callable[[str], bool]) -> Expression:
         compiled = _compile(tree.body)
     except RecursionError as error:
         raise ExpressionError("expression nested too deeply") from error
-    return Expression(source, tree, frozenset(names), drawn, compiled)
+    except DrawError as error:  # a literal past the bounds
+        raise ExpressionError(str(error)) from error
+    return Expression(source, tree, frozenset(names), drawn, compiled, count)
 
 
 def strip_dollars(text: str) -> str:
@@ -444,6 +494,8 @@ def _compile(node: ast.expr) -> Compiled:
     tree on every draw; rejection sampling evaluates each expression thousands of times)."""
     if isinstance(node, ast.Constant):
         raw = node.value
+        if isinstance(raw, float) and not math.isfinite(raw):
+            raise ExpressionError(f"the number {raw} is not finite")
         constant: Value = raw if isinstance(raw, str) else literal_number(raw)  # type: ignore[arg-type]
         return lambda env, draws: constant
     if isinstance(node, ast.Name):
@@ -467,7 +519,7 @@ def _compile(node: ast.expr) -> Compiled:
         items = [_compile(item) for item in node.elts]
         if isinstance(node, ast.Tuple):
             return lambda env, draws: pair([item(env, draws) for item in items])
-        return lambda env, draws: _bounded_list([item(env, draws) for item in items])
+        return lambda env, draws: _charged(draws, [item(env, draws) for item in items])
     if isinstance(node, ast.Subscript):
         return _subscript(_compile(node.value), node.slice)
     if isinstance(node, ast.Call):
@@ -519,7 +571,18 @@ def _comparison(first: Compiled, ops: list[ast.cmpop], rest: list[Compiled]) -> 
 
 
 def _binary(op: ast.operator, left: Compiled, right: Compiled) -> Compiled:
-    return lambda env, draws: binary(op, left(env, draws), right(env, draws))
+    def run(env: Mapping[str, Value], draws: Draws) -> Value:
+        result = binary(op, left(env, draws), right(env, draws))
+        if isinstance(result, list):
+            draws.budget.spend(len(result))
+        return result
+
+    return run
+
+
+def _charged(draws: Draws, items: list[Value]) -> list[Value]:
+    draws.budget.spend(len(items))
+    return _bounded_list(items)
 
 
 def _subscript(value: Compiled, index_node: ast.expr) -> Compiled:
@@ -564,9 +627,12 @@ def _call(node: ast.Call) -> Compiled:
         values = [arg(env, draws) for arg in args]
         target = pure if pure is not None else getattr(draws, resolved)
         try:
-            return target(*values)
+            result = target(*values)
         except TypeError as error:
             raise DrawError(f"{name}: wrong number of arguments ({len(values)})") from error
+        if isinstance(result, list):
+            draws.budget.spend(len(result) * (RANDOM_ITEM_WORK if pure is None else 1))
+        return result
 
     return run
 
@@ -582,7 +648,7 @@ def binary(op: ast.operator, left: Value, right: Value) -> Value:
     if isinstance(op, ast.Mult) and isinstance(left, list) != isinstance(right, list):
         items, times = (left, right) if isinstance(left, list) else (right, left)
         count = _whole(times, "list repetition")
-        if count < 0 or len(items) * count > MAX_ITEMS:
+        if count < 0 or weight(items) * count > MAX_ITEMS:
             raise DrawError(f"a list would exceed {MAX_ITEMS} items")
         return items * count
     a, b = as_number(left), as_number(right)

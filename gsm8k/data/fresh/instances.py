@@ -18,10 +18,12 @@ from fractions import Fraction
 from typing import Any
 
 from gsm8k.data.fresh.evaluator import (
+    Budget,
     DrawError,
     Expression,
     Labelled,
     Value,
+    WorkExceeded,
     as_number,
     top_call,
     truth,
@@ -105,20 +107,25 @@ class Drawer:
             ready = max((bound_at.get(n, -1) for n in condition.expression.names), default=-1)
             self.checks.setdefault(max(ready, 0) if last >= 0 else -1, []).append(condition)
 
-    def draw(self, rng: random.Random) -> dict[str, Value] | str:
-        """Values for every variable, or why this draw is rejected."""
+    def draw(self, rng: random.Random, budget: Budget | None = None) -> dict[str, Value] | str:
+        """Values for every variable, or why this draw is rejected.
+
+        Raises:
+            WorkExceeded: ``budget`` is spent.
+        """
         env = dict(self.base)
         quiet = self.quiet
+        budget = Budget() if budget is None else budget
         for position, statement in enumerate(self.template.statements):
             value = self.constants.get(position)
             try:
                 if value is None:
-                    value = statement.expression.evaluate(env, rng)
+                    value = statement.expression.evaluate(env, rng, budget)
                 _bind(statement.targets, value, statement.expression, rng, env)
             except DrawError as error:
                 return f"#init line {statement.line}: {error}"
             for condition in self.checks.get(position, ()):
-                verdict = _holds(condition, env, quiet)
+                verdict = _holds(condition, env, quiet, budget)
                 if verdict is not None:
                     return verdict
         return {name: env[name] for name in self.template.variables}
@@ -131,12 +138,20 @@ class Drawer:
         """
         reasons: Counter[str] = Counter()
         late: Counter[str] = Counter()
+        budget = Budget()
         for tries in range(1, max_tries + 1):
-            values = self.draw(rng)
+            try:
+                values = self.draw(rng, budget)
+                verdict = (
+                    values
+                    if isinstance(values, str)
+                    else finish(self.template, self.base | values, budget)
+                )
+            except WorkExceeded as error:
+                raise InstantiationError(f"template {self.template.path.name}: {error}.") from error
             if isinstance(values, str):
                 reasons[values] += 1
                 continue
-            verdict = finish(self.template, self.base | values)
             if isinstance(verdict, str):
                 late[verdict] += 1
                 if late.total() >= MAX_LATE_REJECTIONS:
@@ -164,10 +179,12 @@ class Drawer:
         )
 
 
-def _holds(condition: Condition, env: dict[str, Value], rng: random.Random) -> str | None:
+def _holds(
+    condition: Condition, env: dict[str, Value], rng: random.Random, budget: Budget | None = None
+) -> str | None:
     """``None`` when the condition holds, else why not."""
     try:
-        if truth(condition.expression.evaluate(env, rng)):
+        if truth(condition.expression.evaluate(env, rng, budget)):
             return None
         return f"condition on line {condition.line}"
     except DrawError as error:
@@ -206,17 +223,19 @@ def accept(template: Template, values: dict[str, Value]) -> tuple[int, str] | st
     return finish(template, env)
 
 
-def finish(template: Template, env: dict[str, Value]) -> tuple[int, str] | str:
+def finish(
+    template: Template, env: dict[str, Value], budget: Budget | None = None
+) -> tuple[int, str] | str:
     """The answer and worked solution once the conditions hold, or why the draw is rejected:
     an answer that is not a whole number, or a solution whose final line says otherwise."""
     try:
-        answer = as_number(template.answer.evaluate(env, random.Random(0)))
+        answer = as_number(template.answer.evaluate(env, random.Random(0), budget))
     except DrawError as error:
         return f"#answer: {error}"
     if not isinstance(answer, int):
         return "#answer is not a whole number"
     try:
-        solution = render_solution(template, env)
+        solution = render_solution(template, env, budget)
     except DrawError as error:
         return f"solution: {error}"
     final = final_number(solution)
@@ -292,13 +311,13 @@ def render_defaults(template: Template) -> str:
     return SLOT.sub(lambda m: m.group(2).strip(), template.text).strip()
 
 
-def render_solution(template: Template, env: dict[str, Value]) -> str:
+def render_solution(template: Template, env: dict[str, Value], budget: Budget | None = None) -> str:
     """The worked solution with each ``{expression}`` evaluated."""
     pieces = re.split(r"\{[^{}]*\}", template.solution)
     rng = random.Random(0)
     out = [pieces[0]]
     for part, text in zip(template.solution_parts, pieces[1:], strict=True):
-        out.append(solution_text(part.evaluate(env, rng)))
+        out.append(solution_text(part.evaluate(env, rng, budget)))
         out.append(text)
     return "".join(out).strip()
 

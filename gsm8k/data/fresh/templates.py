@@ -117,7 +117,17 @@ def load_templates(folder: str | Path) -> list[Template]:
             f"templates folder {path} holds no *.json templates (expected apple/ml-gsm-symbolic's "
             "templates/symbolic, 0000.json ... 0099.json)."
         )
-    return [load_template(file) for file in files]
+    templates = [load_template(file) for file in files]
+    first: dict[int, str] = {}
+    for template in templates:
+        other = first.setdefault(template.original_index, template.path.name)
+        if other != template.path.name:
+            raise TemplateError(
+                f"{other} and {template.path.name} were both made from GSM8K test item "
+                f"{template.original_index}: a folder holds one template per question (use "
+                "templates/symbolic, p1 or p2, not several at once)."
+            )
+    return templates
 
 
 def load_template(path: Path) -> Template:
@@ -126,6 +136,8 @@ def load_template(path: Path) -> Template:
     Raises:
         TemplateError: naming the file, and the line of ``question_annotated`` where the fault is.
     """
+    if not path.is_file():  # a FIFO or device would block or never end
+        raise TemplateError(f"{path.name}: not a regular file.")
     if path.stat().st_size > MAX_TEMPLATE_BYTES:
         raise TemplateError(f"{path.name}: larger than {MAX_TEMPLATE_BYTES} bytes; not a template.")
     try:

@@ -119,21 +119,8 @@ VOCABULARIES: dict[str, tuple[Value, ...]] = {
         "fig",
         "nectarine",
     ),
-    "colors": tuple(
-        [
-            "red",
-            "blue",
-            "green",
-            "yellow",
-            "purple",
-            "orange",
-            "pink",
-            "white",
-            "black",
-            "brown",
-            "gray",
-        ]
-    ),
+    # Hues that read with "light" and "dark" too (a template writes "light {c1} spools").
+    "colors": ("red", "blue", "green", "yellow", "purple", "orange", "pink", "brown", "gray"),
     "sports": (
         "basketball",
         "soccer",
