@@ -11,16 +11,14 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from inspect_ai._util.error import PrerequisiteError
-
 from gsm8k.grading import imports
-from gsm8k.grading.imports.regrade import Regraded, describe, headline, regrade_row
+from gsm8k.grading.imports.jsonlines import Line, parse_line, read_lines
 from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.reasons import TRUNCATION_STOP_REASONS
 from gsm8k.grading.verdict import Graded, grade_completion
@@ -133,49 +131,20 @@ class TargetLookup:
         return targets
 
 
-def numbered_lines(stream: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
-    """``(line number, byte offset, raw line)`` for each line, without its line ending.
-
-    Lines are split on ``\\n`` only, so a U+2028 or a lone ``\\r`` inside a JSON string does not
-    split a record the way ``str.splitlines`` would.
-    """
-    offset = 0
-    for number, raw in enumerate(stream, start=1):
-        yield number, offset, raw.rstrip(b"\r\n")
-        offset += len(raw)
-
-
 ProgramGrader = Callable[[dict[str, Any], str, str], Graded]
 """Runs a row's program and grades its result (``--run-programs``): row, target, id."""
 
 
 def grade_line(
-    number: int,
-    offset: int,
-    raw: bytes,
+    line: Line,
     lookup: TargetLookup,
     programs: ProgramGrader | None = None,
 ) -> Graded | Failed:
     """Grade one input line; anything wrong with it becomes a :class:`Failed` naming why."""
-    try:
-        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")  # a BOM is harmless
-    except UnicodeDecodeError as error:
-        return Failed(
-            number,
-            None,
-            f"not UTF-8 (byte {raw[error.start]:#04x} at byte offset {offset + error.start} of the "
-            "file); re-encode the file as UTF-8",
-        )
-    if not text.strip():
-        return Failed(number, None, "empty line")
-    try:
-        row = json.loads(text)
-    except json.JSONDecodeError as error:
-        return Failed(number, None, f"not valid JSON ({error.msg}, column {error.colno})")
-    except RecursionError:
-        return Failed(number, None, "not valid JSON (nested too deeply)")
-    except ValueError as error:  # an integer literal of more than 4,300 digits
-        return Failed(number, None, f"not readable JSON ({str(error)[:120]})")
+    number = line.number
+    row, unreadable = parse_line(line)
+    if unreadable:
+        return Failed(number, None, unreadable)
     problem = _row_problem(row, programs is not None)
     raw_id = row.get("id") if isinstance(row, dict) else None
     sample_id = (
@@ -310,6 +279,10 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     )
     args = parser.parse_args(argv)
     chosen = args.format
+    problem = None if args.file == "-" else imports.compressed(Path(args.file))
+    if problem:
+        print(f"gsm8k-grade: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     if chosen == "auto":
         chosen = "jsonl" if args.file == "-" else imports.detect(Path(args.file))
     if chosen != "jsonl":
@@ -322,6 +295,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         return regrade_file(Path(args.file), chosen, args.original)
     programs: ProgramGrader | None = None
     if args.run_programs:
+        # Inspect (~2 s to import) is loaded only for the inputs that use it: programs and logs.
+        from inspect_ai._util.error import PrerequisiteError
+
         try:
             programs = program_grader(args.trust_model_code)
         except PrerequisiteError as error:
@@ -342,14 +318,14 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     failed: list[Failed] = []
     out = sys.stdout
     with source as stream:
-        for number, offset, raw in numbered_lines(stream):
-            result = grade_line(number, offset, raw, lookup, programs)
+        for line in read_lines(stream):
+            result = grade_line(line, lookup, programs)
             if isinstance(result, Failed):
                 failed.append(result)
                 out.write(json.dumps(result.to_json()) + "\n")
             else:
                 graded.append(result)
-                out.write(json.dumps({"line": number, **result.to_json()}) + "\n")
+                out.write(json.dumps({"line": line.number, **result.to_json()}) + "\n")
     if lookup.error:
         # Named as the user gave it: an option they passed, or the default they did not choose.
         place = "--dataset" if args.dataset else "the default dataset (no --dataset given)"
@@ -368,6 +344,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
 
 def regrade_file(path: Path, format: str, original: str | None) -> int:
     """Re-grade an lm-eval samples file or an Inspect log: rows to stdout, headline to stderr."""
+    # The paired statistics need scipy (~2 s to import): loaded only for these formats.
+    from gsm8k.grading.imports.regrade import Regraded, describe, headline, regrade_row
+
     try:
         imported = imports.read(path, format, original)
     except (OSError, ValueError) as error:
