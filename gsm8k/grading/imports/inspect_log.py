@@ -29,6 +29,7 @@ CARRIED = {"match": ("gsm8k_grader", "match_answer")}
 MAX_LOG_INFLATED = 1024 * 1024 * 1024
 """The most a ``.eval`` log's members may inflate to in all (1 GiB): a GSM8K test run's log
 inflates to some tens of MB; past this, the samples left are each reported, not read."""
+_CHUNK = 1024 * 1024
 SAMPLES_DIR = "samples/"
 HEADER_MEMBERS = ("header.json", "_journal/start.json")
 """Where a ``.eval`` log keeps its eval spec and results: a finished log's header, else the
@@ -184,9 +185,14 @@ def _member_json(archive: Any, info: Any) -> tuple[Any, str | None]:
             f"inflates to {info.file_size:,} bytes, more than the {MAX_RECORD_BYTES:,} read"
         )
     try:
+        chunks, size = [], 0
         with archive.open(info) as member:
-            data = member.read(MAX_RECORD_BYTES + 1)
-        text = data.decode("utf-8")
+            # In small reads: one large read inflates that much before it is cut to the size
+            # the member records.
+            while size <= MAX_RECORD_BYTES and (chunk := member.read(_CHUNK)):
+                chunks.append(chunk)
+                size += len(chunk)
+        text = b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError as error:
         return None, f"not UTF-8 at byte {error.start}"
     except Exception as error:  # a corrupt member (bad CRC, unknown compression): its own line
