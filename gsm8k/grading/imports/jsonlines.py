@@ -15,10 +15,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-MAX_RECORD_BYTES = 16 * 1024 * 1024
-"""The longest line (and the largest member of an Inspect ``.eval`` log) read: 16 MiB. The
-longest real completions (a 128k-token reasoning run) are about 0.5 MB; parsing a hostile 16 MiB
-line of ``[]`` costs about 350 MB, the most one record may take."""
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+"""The longest line, the largest ``.eval`` member and the largest ``.json`` log read: 8 MiB.
+The longest real completions (a 128k-token reasoning run) are about 0.5 MB. Parsing is what
+costs memory, up to 22 bytes per byte of text (a line of ``[]``): 8 MiB of it takes about
+180 MB, which keeps a whole run under 512 MB with Inspect loaded."""
 _CHUNK = 1024 * 1024
 """How much of an over-long line is read at a time while skipping it."""
 
