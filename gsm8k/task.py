@@ -20,7 +20,7 @@ import inspect
 from typing import Any
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 from inspect_ai.scorer import Scorer, match
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
@@ -37,7 +37,7 @@ from gsm8k.grading.scorer import gsm8k_grader
 from gsm8k.mcp.agent import mcp_setup
 from gsm8k.metrics.votes import vote_check, voting
 from gsm8k.preset_task import preset_task
-from gsm8k.prompting.exemplars import choose_exemplars
+from gsm8k.prompting.exemplars import Shots, choose_exemplars
 from gsm8k.prompting.fewshot import Exemplar, Placement, build_messages
 from gsm8k.prompting.mgsm import mgsm_fewshot_prompt
 from gsm8k.prompting.presets import DEFAULT_PRESET
@@ -45,13 +45,7 @@ from gsm8k.prompting.templates import prompt_template
 from gsm8k.settings.arguments import RecordedTask, refuse_unknown
 from gsm8k.settings.checks import Mode, Tools, validate_family
 from gsm8k.settings.errors import one_line_errors
-from gsm8k.settings.record import (
-    display_name,
-    headline,
-    recorded_arguments,
-    run_metadata,
-    run_name,
-)
+from gsm8k.settings.record import display_name, headline, recorded_arguments, run_metadata, run_name
 from gsm8k.settings.resolve import DEFAULT_PLACEMENT, prompt_settings
 
 TASK_VERSION = "1.4.0"
@@ -92,8 +86,9 @@ def gsm8k(
             chain of thought). Default 5, or the preset's own.
         fewshot_seed: Seed that picks the examples; the same seed always picks the same ones.
             Default 42, or the preset's own.
-        dataset: ``gsm8k``, ``gsm8k-socratic``, ``gsm8k-platinum``, a local directory or
-            ``.jsonl`` file (default ``$GSM8K_DATA_DIR``, else ``gsm8k``), or the GSM family:
+        dataset: ``gsm8k`` (the copy inside the package), ``openai/gsm8k`` (the same records
+            from the hub), ``gsm8k-socratic``, ``gsm8k-platinum``, a local directory or ``.jsonl``
+            file (default ``$GSM8K_DATA_DIR``, else ``gsm8k``), or the GSM family:
             ``gsm-symbolic``, ``gsm-symbolic-p1``, ``gsm-symbolic-p2``, ``gsm-plus``,
             ``gsm-plus-mini``, ``mgsm`` (docs/data.md, docs/family.md).
         split: Split to evaluate (``test``; for a directory, any ``<split>.jsonl`` in it).
@@ -148,20 +143,13 @@ def gsm8k(
         # Checked before anything runs: no isolation and no opt-in is a refusal, not a silent risk.
         policy = code_policy(mode, tools, sandbox, trust_model_code)
     template = prompt_template(PROMPT_TEMPLATE, mode, tools, source, policy.program_packages())
-    prompt = (
-        fewshot_prompt(shots.exemplars, settings.placement, template)
-        if shots.mgsm is None
-        else mgsm_fewshot_prompt(shots.mgsm, settings.placement)
-    )
     return RecordedTask(
         resolved=recorded_arguments(source, settings, shots.split),
-        dataset=MemoryDataset(
-            evaluated.samples, name=evaluated.name, location=evaluated.split.location
-        ),
+        dataset=evaluated.dataset(),
         solver=[
             *vote_check(votes),
             *offered_tools(tools, policy),
-            prompt,
+            task_prompt(shots, settings.placement, template),
             agent.generate() if agent else guarded_generate(),
         ],
         scorer=gsm8k_scorers(mode, policy),
@@ -219,6 +207,13 @@ def records_to_samples(loaded: LoadedSplit) -> list[Sample]:
         except ValueError as error:
             raise ValueError(f"{loaded.where(index)}: {error}") from error
     return samples
+
+
+def task_prompt(shots: Shots, placement: Placement, template: str) -> Solver:
+    """The prompt: GSM8K-format exemplars before the question, or MGSM's own in its language."""
+    if shots.mgsm is not None:
+        return mgsm_fewshot_prompt(shots.mgsm, placement)
+    return fewshot_prompt(shots.exemplars, placement, template)
 
 
 @solver

@@ -205,9 +205,10 @@ def test_offline_hint_names_the_grade_option(
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     stdin = json.dumps({"id": "3", "completion": "ANSWER: 1"}) + "\n" + GOOD
-    code, rows, err = run(["-", "--dataset", "gsm8k"], capsys, stdin)
+    code, rows, err = run(["-", "--dataset", "openai/gsm8k"], capsys, stdin)
     assert code == EXIT_SOME_FAILED and rows[1]["correct"]
     assert "--dataset PATH" in err and "-T dataset" not in err
+    assert "--dataset gsm8k" in err  # the same records, inside the package
     assert "its error is on stderr" in rows[0]["error"]
 
 

@@ -21,7 +21,7 @@ from inspect_ai.log import EvalLog
 
 import gsm8k
 from gsm8k.data.family.sources import FAMILY_DIR_ENV, is_variant
-from gsm8k.data.splits import DATA_DIR_ENV, is_hub_source
+from gsm8k.data.splits import DATA_DIR_ENV, is_named_source
 from gsm8k.settings.commands import absolute_location, command_line, inspect_program
 
 PACKAGE_DIR = Path(gsm8k.__file__).resolve().parent
@@ -167,7 +167,7 @@ def _absolute_source(value: str, location: Any) -> str:
 
 
 def _is_name(source: str) -> bool:
-    return is_hub_source(source) or is_variant(source)
+    return is_named_source(source) or is_variant(source)
 
 
 def _local(location: Any) -> Path | None:

@@ -11,15 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
+from gsm8k.data.bundled import BUNDLED_SOURCE
 from gsm8k.data.family.samples import normalize_question, variant_samples
 from gsm8k.data.family.sources import VARIANTS, is_variant, load_variant
 from gsm8k.data.splits import (
+    HUB_GSM8K,
     DatasetUnavailableError,
     LoadedSplit,
     default_source,
-    is_hub_source,
+    is_named_source,
     load_split,
     resolve_path,
 )
@@ -39,6 +41,10 @@ class EvaluationSet:
     """How logs name the set: ``gsm8k``, ``gsm8k-platinum``, ``mgsm-de``, a file's name, ..."""
     paired: bool
     """Whether every sample carries its GSM8K test index."""
+
+    def dataset(self) -> MemoryDataset:
+        """The samples as Inspect's dataset, named and located as the log records them."""
+        return MemoryDataset(self.samples, name=self.name, location=self.split.location)
 
 
 def evaluation_set(
@@ -116,22 +122,23 @@ def gsm8k_test_questions(source: str) -> list[str]:
     ``source`` itself)."""
     reference = default_source()
     if reference == source or is_variant(reference):
-        reference = "gsm8k"
+        reference = BUNDLED_SOURCE
     records = load_split(reference, EVALUATION_SPLIT, parameter="dataset").records
     return [str(record.get("question", "")) for record in records]
 
 
 def _in_test_order(source: str, evaluation: LoadedSplit) -> bool:
     """Whether the split is GSM8K's test set itself (row k is test item k)."""
-    if source in ("gsm8k", "gsm8k-socratic"):
+    if source in (BUNDLED_SOURCE, HUB_GSM8K, "gsm8k-socratic"):
         return True
     return is_gsm8k_layout(source) and evaluation.split in ("test", "test_socratic")
 
 
 def _set_name(source: str, evaluation: LoadedSplit) -> str:
-    """How logs name the evaluated set: the hub name, or what the local files are."""
-    if is_hub_source(source):
-        return source
+    """How logs name the evaluated set: the dataset's name (GSM8K is ``gsm8k`` wherever it came
+    from), or what the local files are."""
+    if is_named_source(source):
+        return BUNDLED_SOURCE if source == HUB_GSM8K else source
     if is_gsm8k_layout(source):
         return {"test": "gsm8k", "test_socratic": "gsm8k-socratic"}.get(
             evaluation.split, f"gsm8k-{evaluation.split}"

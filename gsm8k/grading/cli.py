@@ -249,8 +249,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     parser.add_argument(
         "--dataset",
         default=None,
-        help="where to look up missing targets: a directory with test.jsonl, a .jsonl file, or "
-        "gsm8k / gsm8k-platinum from the hub (default: $GSM8K_DATA_DIR, else gsm8k)",
+        help="where to look up missing targets: a directory with test.jsonl, a .jsonl file, "
+        "gsm8k (the copy inside the package), or openai/gsm8k / gsm8k-platinum from the hub "
+        "(default: $GSM8K_DATA_DIR, else gsm8k)",
     )
     parser.add_argument("--split", default="test", help="split to look up ids in (default: test)")
     parser.add_argument(
