@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -248,6 +250,11 @@ HEAVY_PROBE = (
 """Grades as the command does, then says which heavy packages it loaded."""
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def one_row(repeat: int) -> None:
     import gsm8k
 
@@ -255,19 +262,22 @@ def one_row(repeat: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "one.jsonl"
         path.write_text(json.dumps(ONE_ROW) + "\n")
-        walls = []
+        walls, cpus = [], []
         for _ in range(repeat):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), _children_cpu()
             command = [sys.executable, "-m", "gsm8k.grading.cli", str(path)]
             subprocess.run(command, capture_output=True, check=True)
             walls.append(time.perf_counter() - started)
+            cpus.append(_children_cpu() - cpu_started)
         probe = grade(path, code=HEAVY_PROBE)
     said = [line for line in probe.stderr.splitlines() if line.startswith("heavy: ")]
     loaded = said[0].removeprefix("heavy: ").split() if said else ["(the probe failed)"]
     packages = sorted({name.split(".")[0] for name in loaded}) or ["none"]
     print(
         f"one JSONL row: best {min(walls):.2f} s, median {statistics.median(walls):.2f} s wall "
-        f"over {repeat} runs; heavy packages imported: {', '.join(packages)}"
+        f"over {repeat} runs (CPU: best {min(cpus):.2f} s, the figure a busy machine leaves "
+        f"meaningful; load average {os.getloadavg()[0]:.1f}); heavy packages imported: "
+        f"{', '.join(packages)}"
     )
 
 

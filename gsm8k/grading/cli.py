@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from gsm8k.grading import imports
-from gsm8k.grading.imports.jsonlines import Line, parse_line, read_lines
+from gsm8k.grading.imports.jsonlines import MAX_RECORD_BYTES, Line, parse_line, read_lines
 from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.reasons import TRUNCATION_STOP_REASONS
 from gsm8k.grading.verdict import Graded, grade_completion
@@ -41,8 +41,9 @@ input:   one JSON object per line: {{"id": 17, "completion": "...", "target": "4
          cut off at the token limit (the last number in it is then not used).
 output:  one JSON line per input line, in order: line, id, correct, answer, target,
          rule, format_followed, truncated. A line that cannot be graded (not JSON,
-         a missing field, a target that is not a number, text that is not UTF-8)
-         gets line, id and error instead; the other lines are still graded.
+         a missing field, a target that is not a number, text that is not UTF-8,
+         over {MAX_RECORD_BYTES // 2**20} MiB) gets line, id and error instead; the other
+         lines are still graded.
 programs: with --run-programs each line's program runs in the sandbox mode=pal uses
          ("program": code, or the code in "completion") and its result is graded
          (rule "program", plus the run's status and error). The result is read as
