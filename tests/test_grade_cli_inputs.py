@@ -346,3 +346,26 @@ def test_full_size_hostile_files_name_each_bad_place_within_512_mb(
     assert len(errors) == len(case.places)
     for line, place in zip(errors, case.places, strict=True):
         assert line.startswith("gsm8k-grade: " + place.format(path=path))
+
+
+def test_an_exception_while_regrading_is_that_row_s_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gsm8k.grading.imports import regrade
+
+    def fragile(completion: str, *args: object) -> object:
+        if "16 - 3 - 4" in completion:
+            raise ArithmeticError("overflow")
+        return original(completion, *args)  # type: ignore[arg-type]
+
+    original = regrade.grade
+    monkeypatch.setattr(regrade, "grade", fragile)
+    path = tmp_path / grade_inputs.LM_EVAL_NAME
+    path.write_bytes(grade_inputs.LM_EVAL.read_bytes())
+    code, rows, err = run([str(path)], capsys)
+    assert code == EXIT_SOME_FAILED
+    assert [row["error"] for row in rows if "error" in row] == [
+        "cannot grade: ArithmeticError: overflow"
+    ]
+    assert sum("correct" in row for row in rows) == LM_EVAL_ROWS - 1
+    assert f"{path}: line 8: cannot grade: ArithmeticError: overflow" in err
