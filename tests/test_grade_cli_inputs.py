@@ -369,3 +369,25 @@ def test_an_exception_while_regrading_is_that_row_s_error(
     ]
     assert sum("correct" in row for row in rows) == LM_EVAL_ROWS - 1
     assert f"{path}: line 8: cannot grade: ArithmeticError: overflow" in err
+
+
+def test_memory_stays_flat_over_many_failed_lines(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stdin = b"[]\n" * 100_000 + GOOD + b"\n"
+    main(["-"], stdin=io.BytesIO(b"[]\n"))  # imports done before measuring
+    capsys.readouterr()
+    sink = open(os.devnull, "w")  # noqa: SIM115 (closed below); captured output would count
+    monkeypatch.setattr(sys, "stdout", sink)
+    tracemalloc.start()
+    try:
+        code = main(["-"], stdin=io.BytesIO(stdin))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        sink.close()
+    err = capsys.readouterr().err
+    assert code == EXIT_SOME_FAILED
+    assert "… and 99990 more lines with an 'error' field" in err
+    assert "graded 1 completions: accuracy 1/1" in err and "100000 lines could not" in err
+    assert peak < 2_000_000  # each failure kept took about 400 bytes: 40 MB

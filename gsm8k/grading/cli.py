@@ -218,8 +218,31 @@ def program_grader(trust_model_code: bool) -> ProgramGrader:
     return grade_row
 
 
-def summary(graded: Sequence[Graded], failed: int = 0) -> str:
-    total = len(graded)
+@dataclass
+class Tally:
+    """Counts of graded completions: what the summary needs, in constant memory."""
+
+    total: int = 0
+    correct: int = 0
+    strict: int = 0
+    followed: int = 0
+    missing: int = 0
+
+    def add(self, graded: Graded) -> None:
+        self.total += 1
+        self.correct += graded.correct
+        self.strict += graded.correct and graded.format_followed
+        self.followed += graded.format_followed
+        self.missing += graded.answer is None
+
+
+def summary(graded: Sequence[Graded] | Tally, failed: int = 0) -> str:
+    if not isinstance(graded, Tally):
+        tally = Tally()
+        for one in graded:
+            tally.add(one)
+        graded = tally
+    total = graded.total
     unreadable = (
         f"; {failed} line{'s' if failed != 1 else ''} could not be graded" if failed else ""
     )
@@ -229,13 +252,10 @@ def summary(graded: Sequence[Graded], failed: int = 0) -> str:
     def rate(count: int) -> str:
         return f"{count}/{total} ({count / total:.1%})"
 
-    correct = sum(g.correct for g in graded)
-    strict = sum(g.correct and g.format_followed for g in graded)
-    followed = sum(g.format_followed for g in graded)
-    missing = sum(g.answer is None for g in graded)
     return (
-        f"graded {total} completions: accuracy {rate(correct)}, strict accuracy {rate(strict)}, "
-        f"format followed {rate(followed)}, no answer {rate(missing)}{unreadable}"
+        f"graded {total} completions: accuracy {rate(graded.correct)}, strict accuracy "
+        f"{rate(graded.strict)}, format followed {rate(graded.followed)}, no answer "
+        f"{rate(graded.missing)}{unreadable}"
     )
 
 
@@ -316,32 +336,36 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         print(f"gsm8k-grade: cannot read {name}: {error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
     lookup = TargetLookup(args.dataset, args.split)
-    graded: list[Graded] = []
+    # Counts and the first failures only: memory stays flat however many lines the file has.
+    tally = Tally()
     failed: list[Failed] = []
+    failures = 0
     out = sys.stdout
     with source as stream:
         for line in read_lines(stream):
             result = grade_line(line, lookup, programs)
             if isinstance(result, Failed):
-                failed.append(result)
+                failures += 1
+                if len(failed) < MAX_ERRORS_SHOWN:
+                    failed.append(result)
                 out.write(json.dumps(result.to_json()) + "\n")
             else:
-                graded.append(result)
+                tally.add(result)
                 out.write(json.dumps({"line": line.number, **result.to_json()}) + "\n")
     if lookup.error:
         # Named as the user gave it: an option they passed, or the default they did not choose.
         place = "--dataset" if args.dataset else "the default dataset (no --dataset given)"
         print(f"gsm8k-grade: {place}: {lookup.error}", file=sys.stderr)
-    for failure in failed[:MAX_ERRORS_SHOWN]:
+    for failure in failed:
         print(f"gsm8k-grade: {name}:{failure.line}: {failure.error}", file=sys.stderr)
-    if len(failed) > MAX_ERRORS_SHOWN:
+    if failures > MAX_ERRORS_SHOWN:
         print(
-            f"gsm8k-grade: … and {len(failed) - MAX_ERRORS_SHOWN} more lines with an 'error' "
+            f"gsm8k-grade: … and {failures - MAX_ERRORS_SHOWN} more lines with an 'error' "
             "field in the output",
             file=sys.stderr,
         )
-    print(summary(graded, len(failed)), file=sys.stderr)
-    return EXIT_SOME_FAILED if failed else EXIT_ALL_GRADED
+    print(summary(tally, failures), file=sys.stderr)
+    return EXIT_SOME_FAILED if failures else EXIT_ALL_GRADED
 
 
 def regrade_file(path: Path, format: str, original: str | None) -> int:
