@@ -220,12 +220,21 @@ def boxed_spans(text: str) -> list[tuple[int, int]]:
     """
     spans: list[tuple[int, int]] = []
     stack: list[tuple[bool, int]] = []
+    # Braces opened more than _BOXED_LIMIT characters back can no longer close a span: they are
+    # only counted, so a million unclosed ``{`` take a counter, not a million stack entries.
+    buried = 0
     for brace in re.finditer(r"\\boxed[ \t]*\{|[{}]", text):
         if brace.group(0) != "}":
             stack.append((brace.group(0) != "{", brace.end()))
+            if len(stack) > 2 * _BOXED_LIMIT:
+                recent = bisect_right(stack, brace.end() - _BOXED_LIMIT - 1, key=lambda e: e[1])
+                buried += recent
+                del stack[:recent]
         elif stack:
             boxed, start = stack.pop()
             if boxed and brace.start() - start <= _BOXED_LIMIT:
                 spans.append((start, brace.start()))
+        elif buried:
+            buried -= 1
     spans.sort()
     return spans
