@@ -22,6 +22,12 @@ _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
 _LIST_MARKER = re.compile(r"[.)][ \t]")
 _LINE_START_BEFORE = re.compile(r"\n[ \t]*$")
+# A sentence end, except the period of a title or common abbreviation (`Mrs. Smith pays $20`).
+_SENTENCE_END = re.compile(
+    r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\betc)"
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)(?<!\bNo)"
+    rf"(?:{SENTENCE_END.pattern})"
+)
 
 
 def find_last_number(reader: Reader) -> Found | None:
@@ -64,6 +70,9 @@ class _Sentence:
     last: Found | None = None
     last_restates: bool = False
     fresh: Found | None = None
+    kept: Found | None = None
+    """The last number that does not restate the question (`run **10 cycles** … for $1.`)."""
+    bold: Found | None = None
     wanted: bool = False
 
 
@@ -87,13 +96,17 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         restated_question = question and "=" not in text[sentence_start:end]
         if sentence.last is not None and not restated_question:
             # "Maya spends $45 on the 9 notebooks.": the 9 restates the question, 45 is computed.
-            chosen = sentence.fresh if sentence.last_restates and sentence.fresh else sentence.last
+            # When the answer is itself a number of the question, the sentence's emphasized
+            # (bold) number, else its last number that is not restated, is the one it computed.
+            chosen = sentence.last
+            if sentence.last_restates:
+                chosen = sentence.fresh or sentence.bold or sentence.kept or sentence.last
             result.last = chosen
             result.saw_wanted = result.saw_wanted or sentence.wanted
             result.only_question = bool(reader.question) and sentence.fresh is None
         sentence, sentence_start = _Sentence(), end + 1
 
-    ends = SENTENCE_END.finditer(text, start)
+    ends = _SENTENCE_END.finditer(text, start)
     end = next(ends, None)
     for match in reader.numbers.finditer(text, start):
         while end is not None and end.start() < match.start():
@@ -119,14 +132,32 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         found = (value, text[match.start() : number_end])
         in_question = abs(value) in reader.question
         sentence.last = found
-        sentence.last_restates = in_question and restates_question(
-            text, match.start(), number_end, value, reader.quantities
+        bold = _in_bold(text, sentence_start, match.start())
+        sentence.last_restates = (
+            in_question
+            and not bold
+            and restates_question(
+                text, match.start(), number_end, value, reader.quantities, sentence_start
+            )
         )
         if not in_question:
             sentence.fresh = found
+        if bold:
+            sentence.bold = found
+        if not sentence.last_restates:
+            sentence.kept = found
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
     close_sentence(len(text) if end is None else end.start())
     return result
+
+
+def _in_bold(text: str, sentence_start: int, position: int) -> bool:
+    """Whether ``position`` is inside a markdown bold span opened in its sentence (bounded)."""
+    return text.count("**", max(sentence_start, position - _BOLD_LOOK), position) % 2 == 1
+
+
+_BOLD_LOOK = 200
+"""Characters before a number in which the bold span around it is looked for."""
 
 
 def _starts_line(text: str, position: int) -> bool:

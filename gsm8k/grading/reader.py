@@ -20,7 +20,7 @@ from gsm8k.grading.numbers import (
     uses_dot_thousands,
     value_with_fraction,
 )
-from gsm8k.grading.question import question_numbers, question_quantities
+from gsm8k.grading.question import quantity_after, question_numbers, question_quantities
 
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
@@ -37,6 +37,9 @@ PLACEHOLDER = re.compile(
     re.IGNORECASE,
 )
 _AMBIGUOUS_DOT = re.compile(r"\d\.\d{3}(?!\d)")
+_LATEX_NUMERATOR = re.compile(r"\\[dt]?frac[ \t]*\{[ \t]*-?$")
+_LATEX_DENOMINATOR = re.compile(r"\\[dt]?frac[ \t]*\{[^{}]{0,50}\}[ \t]*\{[ \t]*-?$")
+_FRACTION_LOOK = 64
 # The fraction of a mixed number, right after its whole part: `3 2/5`, `12\frac{1}{3}`, `5 ½`,
 # `18½`.
 _MIXED_FRACTION = re.compile(
@@ -62,7 +65,10 @@ _OPERATION = re.compile(
     r"(?!10[ \t]*(?:\^|\*\*|[⁰¹²³⁴-⁹]))\d"
 )
 # Two values offered as alternatives: `18 or 20`, `18 dollars or 20 dollars`, `18–20`.
-_ALTERNATIVE = re.compile(r"[ \t]*(?:[A-Za-z$%]{1,12}[ \t]*)?(?:\(?[ \t]*or[ \t]+|–[ \t]*)")
+# The unit word is a word of its own: `$168 for 2 weeks` is not `$168 f` or `2`.
+_ALTERNATIVE = re.compile(
+    r"[ \t]*(?:[A-Za-z$%]{1,12}(?![A-Za-z])[ \t]*)?(?:\(?[ \t]*(?<![A-Za-z])or[ \t]+|–[ \t]*)"
+)
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
 """Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
 cents, …): two values in this ratio may be one answer written twice."""
@@ -102,12 +108,30 @@ class Reader:
         if stated is None or self._refused(stated) is not None:
             return None
         for match in self.numbers.finditer(stated):
-            if stated[max(0, match.start() - 1) : match.start()] == "/":
+            before = stated[max(0, match.start() - _FRACTION_LOOK) : match.start()]
+            if before.endswith("/") or _LATEX_DENOMINATOR.search(before):
                 continue  # a denominator, read with its numerator
-            value = self.value_at(match, stated)
+            numerator = _LATEX_NUMERATOR.search(before)
+            value = (
+                parse_number(stated[match.start() - len(numerator.group(0)) :])
+                if numerator is not None  # `\frac{4}{3}` is 4/3, never 4 or 3
+                else self.value_at(match, stated)
+            )
             if value is not None and abs(value) not in self.question:
                 return value
         return None
+
+    def opens_with_question_quantity(self, snippet: str) -> bool:
+        """Whether a stated answer opens with a quantity of the question, its noun included,
+        and goes on to another number (`8 pens will cost $12.00` when the question asks about
+        8 pens): the first number restates the question, it is not the answer."""
+        if not self.question:
+            return False
+        first = self._first_number(snippet)
+        if first is None or NUMBER_PATTERN.search(snippet, first.end()) is None:
+            return False
+        value = self.value_at(first, snippet)
+        return value is not None and quantity_after(snippet, first.end(), value, self.quantities)
 
     @cached_property
     def dot_thousands(self) -> bool:

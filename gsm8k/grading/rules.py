@@ -108,9 +108,14 @@ def find_answer_line(reader: Reader) -> Found | NoAnswer | None:
             refused = reader.refusal(value.strip())
             if refused is not None:
                 return NoAnswer(refused)
-            computed = reader.computed_value(value.strip()) if explains else None
+            computed = (
+                reader.computed_value(value.strip())
+                if explains or reader.opens_with_question_quantity(value.strip())
+                else None
+            )
             if computed is not None:
-                # `Answer: Tom's age 10 years from now is 54.`: 10 restates the question.
+                # `Answer: Tom's age 10 years from now is 54.`, `Answer: 8 pens will cost
+                # $12.00.`: 10 and `8 pens` restate the question.
                 return computed, match.group(0).strip()
         found = _answer_line_value(match, reader)
         if found is not None:

@@ -1,0 +1,170 @@
+"""The answer shapes the grader reads since its fifth round (docs/grading.md, "Grading rules",
+"The sample's question", "Loops and cuts after an answer" and "Number formats").
+
+Each row is written after a shape real chat-model completions take (closing sentences, answer
+lines, self-corrections, cut generations) or one a red team wrote to be graded right while
+wrong; its id says why the row exists.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gsm8k.grading import grade
+
+SOAP = (
+    "A box of dish soap costs $1 and lasts for 10 dishwashing cycles. John buys a new box. How "
+    "many cycles can he run with it?"
+)
+SPEECH = (
+    "John speaks 375 words a minute. Each page has 450 words. How long does it take him to speak "
+    "10 pages?"
+)
+MEATBALLS = "Sarah uses 1 pound of meat per 20 meatballs. How many pounds to make 80 meatballs?"
+COOKIES = "Two cups of flour make 5 cookies. How many cups are needed to get 5 cookies?"
+HOUSE = "The house needs a down payment of $10,000. They save $500 a month. How many months?"
+TERMITES = "A 100-foot board is eaten: termites ate 30% of it. How many feet are left?"
+NUTS = "A mix has 3 cups of flour and 1/3 pound walnuts per batch. How many cups of flour?"
+SMITH = "Mrs. Smith buys 4 items at $5 each. How much does Mrs. Smith pay?"
+PENS = "3 pens cost $4.50. How much will 8 pens cost?"
+TUTOR = "Alex tutors 3 hours a week at $28 an hour. What does he charge for 2 weeks of tutoring?"
+BILLY = "Billy buys 4 bags of 1/3 pound of nuts. How many pounds did Billy buy?"
+
+# (completion, target, question, expected answer, rule, correct)
+ROWS = [
+    # --- closing sentences that restate the question around the answer ---------------------------
+    pytest.param(
+        "He uses 1 box per 10 cycles.\n\nSo John can run **10 dishwashing cycles** with the new "
+        "box for $1.",
+        "10",
+        SOAP,
+        "10",
+        "last_number",
+        True,
+        id="closing-bold-answer-then-question-price",
+    ),
+    pytest.param(
+        "450 * 10 = 4500 words. 4500 / 375 = 12.\n\nTherefore, it would take John 12 minutes to "
+        "speak 10 pages, where each page has 450 words.",
+        "12",
+        SPEECH,
+        "12",
+        "last_number",
+        True,
+        id="closing-premise-clause-after-answer",
+    ),
+    pytest.param(
+        "80 / 20 = 4.\n\nSo Sarah needs 4 pounds of meat to make 80 meatballs.",
+        "4",
+        MEATBALLS,
+        "4",
+        "last_number",
+        True,
+        id="closing-purpose-result-verb-question-number",
+    ),
+    pytest.param(
+        "So he needs 2 cups to get 5 cookies.",
+        "2",
+        COOKIES,
+        "2",
+        "last_number",
+        True,
+        id="closing-to-get-question-number",
+    ),
+    pytest.param(
+        "10000 / 500 = 20.\nTherefore, they need to save for 20 months for the down payment of "
+        "$10,000.",
+        "20",
+        HOUSE,
+        "20",
+        "last_number",
+        True,
+        id="closing-question-number-at-very-end",
+    ),
+    pytest.param(
+        "30% of 100 is 30.\nSo 70 feet remain after the termites ate 30% of it.",
+        "70",
+        TERMITES,
+        "70",
+        "last_number",
+        True,
+        id="closing-question-percent",
+    ),
+    pytest.param(
+        "So she needs 3 cups of flour and 1/3 pound walnuts.",
+        "3",
+        NUTS,
+        "3",
+        "last_number",
+        True,
+        id="closing-question-fraction-at-end",
+    ),
+    pytest.param(
+        "4 * 5 = 20.\nSo the total is $20 that Mrs. Smith pays for 4 items.",
+        "20",
+        SMITH,
+        "20",
+        "last_number",
+        True,
+        id="closing-abbreviation-does-not-split-sentence",
+    ),
+    pytest.param(
+        "So Janet has 9 notebooks.",
+        "9",
+        "Janet buys 9 notebooks. How many notebooks does she have?",
+        "9",
+        "last_number",
+        True,
+        id="closing-result-verb-answer-equals-question-number",
+    ),
+    # --- answer lines with several numbers -----------------------------------------------------
+    pytest.param(
+        "One pen costs 4.50 / 3 = $1.50.\nAnswer: 8 pens will cost $12.00.",
+        "12",
+        PENS,
+        "12",
+        "answer_line",
+        True,
+        id="answer-line-opens-with-question-quantity",
+    ),
+    pytest.param(
+        "3 * 28 = 84 a week, 84 * 2 = 168.\nAnswer: Alex charges $168 for 2 weeks of tutoring.",
+        "168",
+        TUTOR,
+        "168",
+        "answer_line",
+        True,
+        id="answer-line-for-is-not-or",
+    ),
+    pytest.param(
+        "Answer: 18 or 20",
+        "18",
+        None,
+        None,
+        "none",
+        False,
+        id="answer-line-still-refuses-two-values",
+    ),
+    pytest.param(
+        "4 * 1/3 = 4/3.\nAnswer: Billy bought \\(\\frac{4}{3}\\) pounds of nuts.",
+        "4/3",
+        BILLY,
+        "1.333333333333333333333333333",
+        "answer_line",
+        True,
+        id="answer-line-latex-fraction-not-its-numerator",
+    ),
+]
+
+
+@pytest.mark.parametrize(("completion", "target", "question", "answer", "rule", "correct"), ROWS)
+def test_round5_shapes(
+    completion: str,
+    target: str,
+    question: str | None,
+    answer: str | None,
+    rule: str,
+    correct: bool,
+) -> None:
+    verdict = grade(completion, target, question=question)
+    assert (verdict.answer, verdict.rule, verdict.correct) == (answer, rule, correct)
