@@ -29,6 +29,8 @@ SMITH = "Mrs. Smith buys 4 items at $5 each. How much does Mrs. Smith pay?"
 PENS = "3 pens cost $4.50. How much will 8 pens cost?"
 TUTOR = "Alex tutors 3 hours a week at $28 an hour. What does he charge for 2 weeks of tutoring?"
 BILLY = "Billy buys 4 bags of 1/3 pound of nuts. How many pounds did Billy buy?"
+APRIL = "April has 30 plant pots and uses 20. How many plant pots are left over?"
+EGGS_WORKING = "Janet has 16 - 3 - 4 = 9 eggs left, and 9 * 2 = 18."
 
 # (completion, target, question, expected answer, rule, correct)
 ROWS = [
@@ -155,6 +157,77 @@ ROWS = [
         id="answer-line-latex-fraction-not-its-numerator",
     ),
 ]
+
+
+# (completion, truncated, expected answer or None)
+CUTS = [
+    pytest.param(
+        "30 - 20 = 10.\nTherefore, April has 10 plant pots left over.\n\nFinal answer: April has",
+        True,
+        "10",
+        id="cut-while-restating-a-finished-sentence",
+    ),
+    pytest.param(
+        "30 - 20 = 10.\nSo 10 pots are left.\n\nFinal answer: There are",
+        True,
+        None,
+        id="cut-statement-that-restates-nothing",
+    ),
+    pytest.param(
+        EGGS_WORKING + " So the answer is \\boxed{18}.\n\nWait, let me double-check: yes, "
+        "\\boxed{18}.\n\nHmm, let me verify once more by another route. She eats 3 and bakes 4,"
+        " so 16 - 7 = 9 remain and the",
+        True,
+        "18",
+        id="long-cot-cut-repeating-the-same-box",
+    ),
+    pytest.param(
+        EGGS_WORKING + " So \\boxed{18}.\n\nWait, I misread. Let me restart: the ducks lay 16 "
+        "eggs per day, and she uses",
+        True,
+        None,
+        id="early-box-then-restart-cut-mid-sentence",
+    ),
+    pytest.param(
+        EGGS_WORKING + " So the answer is 18. Hmm, but wait, does she sell them all? Let me "
+        "re-read the problem. It says she sells the remainder at",
+        False,
+        None,
+        id="budget-cut-thinking-tentative-answer-no-stop-reason",
+    ),
+    pytest.param(
+        EGGS_WORKING + " So the answer is \\boxed{18}.\n\nIf anything is unclear, let me know and"
+        " I can walk through",
+        False,
+        "18",
+        id="courtesy-after-box-is-not-doubt",
+    ),
+    pytest.param(
+        EGGS_WORKING + "\nJanet makes $18 every day." + "\n" * 500,
+        True,
+        "18",
+        id="finished-sentence-then-newline-padding",
+    ),
+    pytest.param(
+        EGGS_WORKING + "\nJanet makes $18 every day." + "<｜begin▁of▁sentence｜>" * 200,
+        True,
+        "18",
+        id="finished-sentence-then-bos-token-padding",
+    ),
+    pytest.param(
+        EGGS_WORKING + "\nSo Janet makes $18 every" + "\n" * 500,
+        True,
+        None,
+        id="padding-after-a-cut-sentence-is-still-cut",
+    ),
+]
+
+
+@pytest.mark.parametrize(("completion", "truncated", "answer"), CUTS)
+def test_round5_cuts(completion: str, truncated: bool, answer: str | None) -> None:
+    question = APRIL if "April" in completion else None
+    verdict = grade(completion, answer or "18", question=question, truncated=truncated)
+    assert verdict.answer == answer
 
 
 @pytest.mark.parametrize(("completion", "target", "question", "answer", "rule", "correct"), ROWS)

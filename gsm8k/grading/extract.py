@@ -51,9 +51,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal, get_args
 
-from gsm8k.grading.delivery import undelivered
+from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.marks import (
+    cut_restatement,
     final_heading_start,
     final_words,
     opening_guess,
@@ -85,6 +86,7 @@ from gsm8k.grading.sections import (
     answer_sections,
     left_as_draft,
     stops_mid_sentence,
+    strip_padding,
 )
 from gsm8k.grading.sections import UNCLOSED_REASONING as UNCLOSED_REASONING
 from gsm8k.grading.sections import split_reasoning as split_reasoning
@@ -172,6 +174,11 @@ def extract_answer(
     Returns:
         The answer, the rule that found it, and whether the requested format was followed.
     """
+    unpadded = strip_padding(completion)
+    if unpadded is not None:
+        # A finished last sentence, then `\n\n\n…` or end-of-text tokens to the limit: the model
+        # delivered what it wrote before the padding.
+        completion, truncated = unpadded, False
     sections = answer_sections(join_split_numbers(completion), truncated)
     if sections.note == EMPTY_ANSWER:
         # `\boxed{12}.Final Answer:`: the boxed answer was complete; the marker adds nothing.
@@ -214,6 +221,12 @@ def _apply_rules(
     if isinstance(in_words, tuple):
         rule: Rule = "answer_line" if ANSWER_LINE.match(in_words[1]) else "answer_is"
         return _found(rule, in_words, completion, text, sections, truncated)
+    if in_words is not None and stops_mid_sentence(text):
+        # `Therefore, April has 10 plant pots left over.\n\nFinal answer: April has` and the cut:
+        # the finished sentence it was restating holds the delivered answer.
+        restated = cut_restatement(reader)
+        if restated is not None:
+            return _found("last_number", restated, completion, text, sections, False)
     if in_words is not None and _STATED_MARK.search(text) is None:
         # `ANSWER: eighteen dollars`, `最终答案：无法确定。` after numeric working: the model's
         # final statement holds no number, and the working's numbers are not its answer.
@@ -255,13 +268,24 @@ def _found(
     rule: Rule, found: Found, completion: str, text: str, sections: Sections, truncated: bool
 ) -> Extraction:
     value, snippet = found
-    if not sections.loop and stops_mid_sentence(completion) and left_as_draft(text, snippet):
-        return Extraction(None, "none", False, "", CUT_AFTER_DRAFT)
+    if not sections.loop and stops_mid_sentence(completion):
+        if left_as_draft(text, snippet):
+            return Extraction(None, "none", False, "", CUT_AFTER_DRAFT)
+        if rule in _DRAFT_RULES and doubted_draft(text, value, snippet):
+            # `\boxed{18}.\n\nWait, I misread. Let me restart: …` and the cut: stated once, then
+            # doubted; a value restated by answer marks through the checks was delivered.
+            return Extraction(None, "none", False, "", DOUBTED_DRAFT)
     # A loop or cut after the answer keeps it only when it delivered it (gsm8k.grading.delivery).
     note = undelivered(found, rule, text, sections, truncated)
     if note:
         return Extraction(None, "none", False, "", note)
     return Extraction(value, rule, rule == "answer_line", snippet)
+
+
+_DRAFT_RULES = frozenset(("boxed", "answer_is", "last_number"))
+"""Rules whose answer, stated once and then doubted in cut-off text, is a draft: a box or an
+answer phrase written in the working. An answer line, `####`, tag or JSON field is the format's
+final statement, delivered however the text runs on."""
 
 
 def _cut_continuation(completion: str, question: str | None = None) -> str:

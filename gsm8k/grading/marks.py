@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.reader import UNIT_FACTORS, Found, Reader
 from gsm8k.grading.words import number_in_words
 
@@ -184,3 +185,34 @@ def _unit_of(text: str, start: int, end: int) -> str | None:
 def _names_unit(asked: str, unit: str) -> bool:
     stem = unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
     return re.search(rf"\b{re.escape(stem)}", asked) is not None
+
+
+_RESTATED_LOOK = 600
+"""Characters before a cut final statement in which the sentence it restates is looked for."""
+_OPENING_WORDS = re.compile(
+    r"^(?:therefore|so|thus|hence|in[ \t]+total|in[ \t]+conclusion|finally)\b[ \t,]*",
+    re.IGNORECASE,
+)
+_SPACES = re.compile(r"\s+")
+
+
+def cut_restatement(reader: Reader) -> Found | None:
+    """The number of the finished sentence that a final statement cut off in words was restating
+    (`Therefore, April has 10 plant pots left over.` then `Final answer: April has`), else
+    ``None``. The cut statement's words must open that sentence (after `Therefore`, `So`, …)."""
+    text = reader.text
+    last = None
+    for statement in _COLON_STATEMENT.finditer(text):
+        last = statement
+    if last is None:
+        return None
+    words = _SPACES.sub(" ", last.group("value").strip(" \t*_`")).lower()
+    if len(words.split()) < 2:
+        return None
+    before = text[max(0, last.start() - _RESTATED_LOOK) : last.start()].rstrip()
+    sentence_start = max(before.rfind(mark, 0, len(before) - 1) for mark in ".!\n") + 1
+    sentence = before[sentence_start:].strip()
+    opening = _SPACES.sub(" ", _OPENING_WORDS.sub("", sentence)).lower()
+    if not opening.startswith(words) or _DIGIT.search(sentence) is None:
+        return None
+    return find_last_number(reader.with_text(sentence))

@@ -319,6 +319,37 @@ def stops_mid_sentence(text: str, longer_than: int = 0) -> bool:
     return last in _OPEN_ENDS or (in_word and last < _FIRST_UNPUNCTUATED)
 
 
+def strip_padding(text: str) -> str | None:
+    """The text before a run of padding that filled the rest of the token budget, when the text
+    before it is finished; ``None`` when it ends in no such run.
+
+    Padding is whitespace and end-of-text or start-of-text tokens (`\\n\\n\\n…`,
+    `<｜begin▁of▁sentence｜>` repeated) of at least :data:`PADDING_CHARS` characters: a model that
+    finished its last sentence and then emitted them until the limit delivered that sentence. The
+    run is stripped from the end, one token at a time, in linear time.
+    """
+    end = len(text)
+    while True:
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        token = _PADDING_TOKEN.search(text, max(0, end - _PADDING_TOKEN_LOOK), end)
+        if token is None:
+            break
+        end = token.start()
+    if len(text) - end < PADDING_CHARS or end == 0 or stops_mid_sentence(text[:end]):
+        return None
+    return text[:end]
+
+
+PADDING_CHARS = 20
+"""Characters of trailing padding from which a generation counts as finished before it."""
+_PADDING_TOKEN = re.compile(
+    r"(?:<[|｜](?:begin|end)[▁_ ]of[▁_ ]sentence[|｜]>|<\|(?:endoftext|end_of_text|eot_id|im_end"
+    r"|pad|end)\|>|</s>|<pad>|<eos>)\Z"
+)
+_PADDING_TOKEN_LOOK = 40
+
+
 def left_as_draft(text: str, answer_text: str) -> bool:
     """Whether ``answer_text``, stated in ``text``, was followed by working that was cut off."""
     stripped = text.rstrip()
