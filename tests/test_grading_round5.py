@@ -119,6 +119,64 @@ ROWS = [
         True,
         id="closing-result-verb-answer-equals-question-number",
     ),
+    # --- self-corrections ----------------------------------------------------------------------
+    pytest.param(
+        "Janet has 9 eggs, 9*2=18.\n#### 18\n\nWait, she also sells 1 muffin for $2, so 18 + 2 "
+        "= 20.\nThe final answer is 20.",
+        "20",
+        None,
+        "20",
+        "answer_is",
+        True,
+        id="hash-from-prompt-format-then-corrected-phrase",
+    ),
+    pytest.param(
+        "Janet has 9 eggs, 9*2=18.\n#### 18\n\nWait, I forgot the muffin: 18 + 2 = 20.\n"
+        "So the correct answer is \\boxed{20}.",
+        "20",
+        None,
+        "20",
+        "boxed",
+        True,
+        id="hash-then-corrected-box",
+    ),
+    pytest.param(
+        "Total cost is 140.\n#### 140. (Correction: she only pays for 3 of them, so the total is "
+        "$45 each time.) #### 45",
+        "45",
+        None,
+        "45",
+        "hash_line",
+        True,
+        id="hash-corrected-on-the-same-line",
+    ),
+    pytest.param(
+        "4 * 3 = 12.\n#### 12\n\nHmm, maybe the final answer is 22 if we count the extra ten.",
+        "12",
+        None,
+        "12",
+        "hash_line",
+        True,
+        id="hedged-phrase-after-hash-does-not-correct-it",
+    ),
+    pytest.param(
+        "4 * 3 = 12.\nThe final answer is 22, I think, but let me check: 4*3 = 12.\n#### 12",
+        "12",
+        None,
+        "12",
+        "hash_line",
+        True,
+        id="hedged-phrase-before-last-hash",
+    ),
+    pytest.param(
+        "9*2=18.\n#### 18\n\nThe answer is 18 because she sells 9 eggs.",
+        "18",
+        None,
+        "18",
+        "hash_line",
+        True,
+        id="hash-restated-by-phrase-stays-hash",
+    ),
     # --- answer lines with several numbers -----------------------------------------------------
     pytest.param(
         "One pen costs 4.50 / 3 = $1.50.\nAnswer: 8 pens will cost $12.00.",

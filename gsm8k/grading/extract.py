@@ -54,9 +54,11 @@ from typing import Literal, get_args
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.marks import (
+    after_last_hash,
     cut_restatement,
     final_heading_start,
     final_words,
+    hedged,
     opening_guess,
     without_dangling_marker,
 )
@@ -200,6 +202,9 @@ def extract_answer(
         if later is not None:
             return later
     found = _apply_rules(reader, completion, sections, truncated, True)
+    corrected = _correction_after_hash(reader, found, completion, sections, truncated)
+    if corrected is not None:
+        return corrected
     if found is not None:
         return found
     if sections.loop:
@@ -262,6 +267,28 @@ def _apply_rules(
         if found is not None:
             return _found(rule, found, completion, text, sections, truncated)
     return None
+
+
+def _correction_after_hash(
+    reader: Reader,
+    found: Extraction | None,
+    completion: str,
+    sections: Sections,
+    truncated: bool,
+) -> Extraction | None:
+    """The answer a model states after its last ``#### N`` line, when it corrects that line
+    (`#### 18`, then `Wait, … The final answer is 20.`); ``None`` when nothing after the line
+    states another value, or the later statement is hedged (`maybe the answer is 22 if …`)."""
+    if found is None or found.rule != "hash_line":
+        return None
+    text = _cut_continuation(reader.text, reader.question_text)
+    start = after_last_hash(text)
+    if start is None:
+        return None
+    later = _apply_rules(reader.with_text(text[start:]), completion, sections, truncated, False)
+    if later is None or later.value is None or later.value == found.value:
+        return None
+    return None if hedged(text, later.text) else later
 
 
 def _found(

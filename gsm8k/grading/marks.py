@@ -85,6 +85,44 @@ def opening_guess(text: str) -> int | None:
     return opening.end() if _LATER_MARK.search(rest) or "answer" in rest.lower() else None
 
 
+_HASH_MARK = re.compile(r"####[ \t]*[-−$]?\d[^\n]*")
+_STATEMENT_AFTER_HASH = re.compile(
+    r"\\boxed|^[ \t*_#>`-]*(?:final[ \t]+)?answer[ \t*_#>`-]*[:：]"
+    r"|\b(?:final[ \t]+|correct[ \t]+)?answer[ \t*_]*(?:is|would[ \t]+be|[:：])[^\n\d]{0,20}\d",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A statement the model does not commit to: `maybe the final answer is 22`, `22 if we count …`.
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|might|could|I[ \t]+think|I[ \t]+believe|if|unless"
+    r"|not[ \t]+sure)\b|\?",
+    re.IGNORECASE,
+)
+_HEDGE_LOOK = 40
+
+
+def after_last_hash(text: str) -> int | None:
+    """Where the text after the last ``#### N`` line starts, when an answer statement (a
+    ``\\boxed{}``, an answer line, "the answer is N") follows it there: a ``####`` written from the
+    prompt's format before the model corrected itself is not its final answer."""
+    last = None
+    for mark in _HASH_MARK.finditer(text):
+        last = mark
+    if last is None or _STATEMENT_AFTER_HASH.search(text, last.end()) is None:
+        return None
+    return last.end()
+
+
+def hedged(text: str, snippet: str) -> bool:
+    """Whether the statement ``snippet`` (in ``text``) is hedged: `maybe`, `I think`, `if`, a
+    question mark in it or just before it."""
+    stated = text.rfind(snippet)
+    if stated < 0:
+        return False
+    around = text[max(0, stated - _HEDGE_LOOK) : stated + len(snippet)]
+    line_start = around.rfind("\n") + 1
+    return _HEDGE.search(around, line_start) is not None
+
+
 def closing_hash(reader: Reader) -> Found | None:
     """A closing heading that is only a number (`## 20`) on the text's last line."""
     text = reader.text.rstrip()

@@ -28,7 +28,8 @@ ANSWER_LINE = re.compile(
     rf"^{DECORATION}answer{DECORATION}[:：][ \t*_`]*(?P<value>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
-_HASH_LINE = re.compile(r"####[ \t]*(?P<value>[^\n]*)")
+# A line's value ends at a second mark: `#### 140. (Correction: …) #### 45` holds two statements.
+_HASH_LINE = re.compile(r"####[ \t]*(?P<value>(?:[^#\n]|#(?!###))*+)")
 _JSON_ANSWER = re.compile(
     r"[\"'](?:final[_ ])?answer[\"'][ \t]*:[ \t]*"
     r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*))",
