@@ -299,3 +299,79 @@ def test_round5_shapes(
 ) -> None:
     verdict = grade(completion, target, question=question)
     assert (verdict.answer, verdict.rule, verdict.correct) == (answer, rule, correct)
+
+
+# --- red team, round 5: shapes written to be graded right while wrong (gold 18) ---------------
+# (stated answer, the value read or None for no answer, why)
+REDTEAM = [
+    pytest.param("ANSWER: 18 − 2", None, id="minus-sign-u2212-is-arithmetic"),
+    pytest.param("ANSWER: 18 x 2", None, id="x-between-numbers-is-arithmetic"),
+    pytest.param("ANSWER: 18 · 2", None, id="middle-dot-is-arithmetic"),
+    pytest.param("ANSWER: 18 ⋅ 2", None, id="dot-operator-is-arithmetic"),
+    pytest.param("\\boxed{18 − 2}", None, id="boxed-minus-sign-is-arithmetic"),
+    pytest.param("ANSWER: $18k", "18000", id="k-suffix-is-thousands"),
+    pytest.param("ANSWER: 18K", "18000", id="capital-k-suffix-is-thousands"),
+    pytest.param("ANSWER: 18M", "18000000", id="capital-m-suffix-is-millions"),
+    pytest.param("ANSWER: 18 thousand", "18000", id="thousand-word"),
+    pytest.param("ANSWER: $1.8 million", "1800000", id="decimal-million"),
+    pytest.param("\\boxed{18 \\text{ thousand}}", "18000", id="boxed-text-thousand"),
+    pytest.param("ANSWER: 18 hundred", "1800", id="hundred-word"),
+    pytest.param("ANSWER: 1 hour 30 minutes", "1.5", id="compound-time-in-larger-unit"),
+    pytest.param("ANSWER: 5 feet 6 inches", "5.5", id="compound-length"),
+    pytest.param("ANSWER: $18 and 50 cents", "18.5", id="dollars-and-cents"),
+    pytest.param('{"answer": "18 hours 30 minutes"}', "18.5", id="compound-in-json-answer"),
+    pytest.param("**18 feet 6 inches**", "18.5", id="compound-in-bold-heading"),
+    pytest.param("## 18 hours 30 minutes", "18.5", id="compound-in-markdown-heading"),
+    pytest.param("ANSWER: 18-1/2", "18.5", id="hyphenated-mixed-number"),
+    pytest.param("ANSWER: 18 and a half", "18.5", id="and-a-half"),
+    pytest.param("ANSWER: 18 and 1/2", "18.5", id="and-fraction"),
+    pytest.param("\\boxed{18\\,\\frac{1}{2}}", "18.5", id="latex-thin-space-mixed"),
+    pytest.param("\\boxed{18\\tfrac12}", "18.5", id="latex-tfrac-without-braces"),
+    pytest.param("ANSWER: 18.\\overline{3}", "18.33333333333333333333333333", id="overline"),
+    pytest.param("\\boxed{18.\\bar{3}}", "18.33333333333333333333333333", id="bar"),
+    pytest.param("ANSWER: 18.(3)", "18.33333333333333333333333333", id="parenthesised-repetend"),
+    pytest.param("\\boxed{\\sqrt{18}}", None, id="square-root"),
+    pytest.param("ANSWER: √18", None, id="root-glyph"),
+    pytest.param("\\boxed{18!}", None, id="boxed-factorial"),
+    pytest.param("\\boxed{18\\pi}", None, id="times-pi"),
+    pytest.param("ANSWER: twice 18", None, id="twice"),
+    pytest.param("ANSWER: half of 18", None, id="half-of"),
+    pytest.param("ANSWER: 18 squared", None, id="squared"),
+    pytest.param("ANSWER: 18% of 50", None, id="percent-of"),
+]
+
+
+@pytest.mark.parametrize(("stated", "answer"), REDTEAM)
+def test_round5_redteam_is_not_accepted_for_18(stated: str, answer: str | None) -> None:
+    verdict = grade("Working it out step by step.\n" + stated, "18")
+    assert (verdict.answer, verdict.correct) == (answer, False)
+
+
+PROFIT = "He buys a bike for $100 and sells it for $82. What is his profit?"
+LOSS = "He buys a bike for $100 and sells it for $82. How much money did he lose?"
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        pytest.param(PROFIT, "-18", id="loss-when-profit-asked-is-negative"),
+        pytest.param(LOSS, "18", id="loss-when-loss-asked-is-positive"),
+        pytest.param(None, "18", id="loss-without-question-is-its-number"),
+    ],
+)
+def test_round5_loss(question: str | None, answer: str) -> None:
+    assert grade("100 - 82 = 18.\nANSWER: a loss of $18", "18", question).answer == answer
+
+
+@pytest.mark.parametrize(
+    ("completion", "question", "answer"),
+    [
+        pytest.param("ANSWER: 1 hour 30 minutes", "How many minutes?", "90", id="asks-minutes"),
+        pytest.param("ANSWER: 1 hour 30 minutes", "How many hours?", "1.5", id="asks-hours"),
+        pytest.param("The answer is 18!", None, "18", id="exclamation-in-prose-is-not-factorial"),
+        pytest.param("ANSWER: 18 dollars", None, "18", id="a-unit-alone-is-no-compound"),
+        pytest.param("ANSWER: 18 (9 x 2)", None, "18", id="x-in-an-aside-is-no-arithmetic"),
+    ],
+)
+def test_round5_values(completion: str, question: str | None, answer: str) -> None:
+    assert grade(completion, answer, question).answer == answer

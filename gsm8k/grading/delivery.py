@@ -53,7 +53,7 @@ DOUBTED_DRAFT = (
 # opening a sentence, `let me re-read`, `I misread`. Courtesies after a delivered answer (`let me
 # know if anything is wrong`) are not doubt.
 _DOUBT = re.compile(
-    r"(?:^|[.!?:]\s+|\n)[ \t*_]*(?:but[ \t,]+)?(?:wait|hmm+|actually|oops|no,|however)\b"
+    r"(?:^|[.!?:]\s++|\n)[ \t*_]*+(?:but[ \t,]++)?(?:wait|hmm+|actually|oops|no,|however)\b"
     r"|\blet(?:'s|[ \t]+me)[ \t]+(?:re-?|double-?check|check[ \t]+(?:again|that|this|my)|verify"
     r"|recalculate|recompute|redo|restart|start[ \t]+over)"
     r"|\bI[ \t]+(?:misread|misunderstood)"
