@@ -375,3 +375,48 @@ def test_round5_loss(question: str | None, answer: str) -> None:
 )
 def test_round5_values(completion: str, question: str | None, answer: str) -> None:
     assert grade(completion, answer, question).answer == answer
+
+
+EGGS = "Janet has 16 eggs, eats 3 and bakes with 4. She sells the rest for $2 each. How much?"
+HARMONY_INVENTED = (
+    "<|channel|>analysis<|message|>9*2=18<|end|><|start|>assistant<|channel|>final<|message|>18"
+    "<|end|><|start|>user<|message|>What about 10 eggs?<|end|><|start|>assistant<|channel|>final"
+    "<|message|>20<|return|>"
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param(
+            "16 - 3 - 4 = 9 eggs, 9 * 2 = 20 dollars, wait no.\n 18. \n\nI hope this helps",
+            "18",
+            id="bare-number-line-is-not-a-list-marker",
+        ),
+        pytest.param(
+            "1. Janet eats 3 eggs.\n2. She bakes with 4 eggs.\n3. She sells the rest",
+            "4",
+            id="list-marker-with-its-item-is-still-skipped",
+        ),
+        pytest.param(
+            "So she makes 9 * 2 = $18 every day.\n\nWhat if Janet ate 4 eggs instead of 3 and "
+            "baked with 5, how much would she make then?",
+            "18",
+            id="re-asked-question-after-answer-keeps-answer",
+        ),
+        pytest.param(
+            "I will put the final answer in \\boxed{} as requested. The format \\boxed{} holds a "
+            "number; \\boxed{} must hold it.\n9*2 = 18\n\\boxed{18}",
+            "18",
+            id="boxed-named-as-text-before-the-final-box",
+        ),
+        pytest.param("Leaves at 11 am, drives 3 hours.\nANSWER: 2:00 pm", "2", id="clock-time"),
+        pytest.param(
+            "He leaves at 11 am and arrives at 2:00 pm.", "2", id="clock-time-in-closing-prose"
+        ),
+        pytest.param("It takes 1:30 hours.", "1.5", id="clock-minutes-are-a-fraction"),
+        pytest.param(HARMONY_INVENTED, "18", id="harmony-final-then-invented-user-turn"),
+    ],
+)
+def test_round5_small(completion: str, answer: str) -> None:
+    assert grade(completion, answer, EGGS).answer == answer

@@ -20,7 +20,8 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 _NOT_BEFORE_NUMBER = re.compile(r"(?:\bnot|n['’]t)[ \t]+$|(?:≠|!=)[ \t]*$", re.IGNORECASE)
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
-_LIST_MARKER = re.compile(r"[.)][ \t]")
+# A list marker has its item on its line: a bare ` 18. ` line is a number, not a marker.
+_LIST_MARKER = re.compile(r"[.)][ \t]++[^\s]")
 _LINE_START_BEFORE = re.compile(r"\n[ \t]*$")
 # A sentence end, except the period of a title or common abbreviation (`Mrs. Smith pays $20`).
 _SENTENCE_END = re.compile(

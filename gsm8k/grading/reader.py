@@ -202,6 +202,12 @@ class Reader:
         compound = self._compound_at(match, text)
         if compound is not None:
             return compound
+        clock = _CLOCK.match(text, match.end())
+        if clock is not None and not match.group("decimals") and not match.group("sign"):
+            hour = number_from_match(match)
+            if hour is not None and hour <= _HOURS:
+                # `2:00 pm` is 2, never its minutes; `2:30` is 2.5 hours.
+                return hour + Decimal(int(clock.group("minutes"))) / 60, clock.end()
         if match.group("decimals") or match.group("exponent"):
             return None
         fraction = _MIXED_FRACTION.match(text, match.end())
@@ -329,6 +335,11 @@ _COMPOUND = re.compile(
     re.IGNORECASE,
 )
 _CURRENCY_SIGN = re.compile(r"[$£€¥₹]")
+# A clock time: `2:00 pm`, `14:30`, `9:05 a.m.` (minutes 00–59, two digits).
+_CLOCK = re.compile(
+    r":(?P<minutes>[0-5]\d)(?![\d:])(?:[ \t]?(?:[ap]\.?m\.?)(?![A-Za-z]))?", re.IGNORECASE
+)
+_HOURS = 24
 _LOSS_BEFORE = re.compile(r"\b(?:loss|lost|lose|loses|deficit)\b[^\d\n]{0,12}$", re.IGNORECASE)
 _PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
 _LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")

@@ -106,6 +106,7 @@ _HARMONY_FINAL = re.compile(
     r"<\|channel\|>[ \t]*final(?:[ \t][^<>\n]{0,80})?<\|message\|>|(?<![A-Za-z])assistantfinal"
 )
 _HARMONY_WORKING = re.compile(r"<\|channel\|>[ \t]*(?:analysis|commentary)|\A\s*analysis(?=\S)")
+_HARMONY_USER = re.compile(r"<\|start\|>[ \t]*user")
 _HARMONY_END = re.compile(r"<\|(?:end|return|start|call)\|>")
 _LETTER = re.compile(r"[^\W\d_]")
 _OPEN_ENDS = frozenset(",;:=+-/(\\$")
@@ -214,6 +215,11 @@ def _final_channel(completion: str) -> tuple[str, bool] | None:
     """The last harmony final channel and ``True``; ``("", False)`` for analysis with no final
     channel; ``None`` when the text is not written in harmony channels."""
     final = None
+    first = _HARMONY_FINAL.search(completion)
+    invented = _HARMONY_USER.search(completion, first.end()) if first else None
+    if invented is not None:
+        # A user turn the model wrote after its final answer, then a second final: invented.
+        completion = completion[: invented.start()]
     raw = "<|channel|>" in completion
     for found in _HARMONY_FINAL.finditer(completion):
         if raw and not found.group(0).startswith("<"):
