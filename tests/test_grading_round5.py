@@ -420,3 +420,18 @@ HARMONY_INVENTED = (
 )
 def test_round5_small(completion: str, answer: str) -> None:
     assert grade(completion, answer, EGGS).answer == answer
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param("#### 45, 27", None, id="hash-with-two-values-is-no-answer"),
+        pytest.param("#### 45,27", "45.27", id="hash-decimal-comma-is-one-number"),
+        pytest.param("ANSWER: 18 and 1/2", "18.5", id="mixed-number-is-not-two-values"),
+        pytest.param("ANSWER: 2 and 2", "2", id="same-value-twice-is-one-answer"),
+        pytest.param("\\boxed{2} hours, or \\boxed{120} minutes", "120", id="boxes-in-two-units"),
+        pytest.param('{"answer": [18]}', "18", id="json-list-of-one-value"),
+    ],
+)
+def test_round5_two_values(completion: str, answer: str | None) -> None:
+    assert grade("Working.\n" + completion, "18").answer == answer

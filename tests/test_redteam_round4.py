@@ -149,10 +149,6 @@ def test_the_grader_reads_what_a_careful_human_reads(
 
 # --- The grader: holes (false accepts), each marked where it still fails ----------------------
 
-_HEDGE_FALLS_BACK = (
-    "a hedge refused by its rule falls through to the last-number guess, which reads the "
-    "second alternative"
-)
 _LOOP_STATES_OTHER = (
     "a loop after the answer that states another value without an answer phrase keeps the answer"
 )
@@ -161,28 +157,24 @@ _LOOP_STATES_OTHER = (
 FALSE_ACCEPTS: list[object] = [
     pytest.param("The answer is 18 or 20.", "20", False, None, id="answer-phrase-or"),
     pytest.param("The answer is between 18 and 20.", "20", False, None,
-                 marks=_hole(_HEDGE_FALLS_BACK), id="answer-phrase-range"),
+                 id="answer-phrase-range"),
     pytest.param("#### 18 or 20", "20", False, None, id="hash-or"),
     pytest.param("<answer>18 or 20</answer>", "20", False, None, id="answer-tag-or"),
-    pytest.param('{"answer": [18, 20]}', "20", False, None, marks=_hole(_HEDGE_FALLS_BACK),
-                 id="json-list"),
+    pytest.param('{"answer": [18, 20]}', "20", False, None, id="json-list"),
     pytest.param('{"answer": "18 or 20"}', "20", False, None, id="json-string-or"),
     pytest.param("Final answer: 18 or 20", "20", False, None, id="final-answer-or"),
     pytest.param("\\boxed{18} or \\boxed{20}", "20", False, None,
-                 marks=_hole("two boxes joined by 'or' read as the last box"), id="boxes-or"),
+                 id="boxes-or"),
     pytest.param("ANSWER: 18 and 20", "18", False, None,
-                 marks=_hole("'and' between two values is not taken for two values"),
                  id="answer-line-and"),
     pytest.param("ANSWER: 18, 20", "18", False, None,
-                 marks=_hole("an answer line listing two values reads the first"),
                  id="answer-line-comma-list"),
     pytest.param("ANSWER: 18 20", "18", False, None,
-                 marks=_hole("two values separated by a space read as the first"),
                  id="answer-line-two-values"),
     pytest.param("\\boxed{18, 20}", "18", False, None,
-                 marks=_hole("a box listing two values reads the first"), id="boxed-list"),
+                 id="boxed-list"),
     pytest.param("\\boxed{18 \\text{ or } 20}", "18", False, None,
-                 marks=_hole("a box holding a choice reads its first value"), id="boxed-or"),
+                 id="boxed-or"),
     pytest.param("ANSWER: 9 × 2", "9", False, None,
                  id="answer-line-product"),
     pytest.param("\\boxed{9 \\times 2}", "9", False, None,
@@ -193,8 +185,6 @@ FALSE_ACCEPTS: list[object] = [
                  id="answer-line-difference"),
     pytest.param("The answer is 9 + 9.", "9", False, None, id="answer-phrase-sum"),
     pytest.param("The answer is x - 14.", "14", False, None,
-                 marks=_hole("an answer phrase before a variable expression is passed over and "
-                             "the last-number guess reads the constant"),
                  id="answer-phrase-variable-expression"),
     pytest.param("ANSWER: x ≠ 18", "18", False, None, id="answer-line-not-equal"),
     pytest.param("ANSWER: x != 18", "18", False, None, id="answer-line-ascii-not-equal"),

@@ -83,10 +83,14 @@ _FUNCTION_AFTER = re.compile(
     re.IGNORECASE,
 )
 _FUNCTION_LOOK = 24
-# Two values offered as alternatives: `18 or 20`, `18 dollars or 20 dollars`, `18–20`.
-# The unit word is a word of its own: `$168 for 2 weeks` is not `$168 f` or `2`.
+# Two values offered as alternatives or side by side: `18 or 20`, `18 dollars or 20 dollars`,
+# `18–20`, `18 and 20`, `18, 20`, `18 20`, `18 \\text{ or } 20`. The unit word is a word of its
+# own: `$168 for 2 weeks` is not `$168 f` or `2`.
 _ALTERNATIVE = re.compile(
-    r"[ \t]*(?:[A-Za-z$%]{1,12}(?![A-Za-z])[ \t]*)?(?:\(?[ \t]*(?<![A-Za-z])or[ \t]+|–[ \t]*)"
+    r"[ \t]*+(?:[A-Za-z$%]{1,12}(?![A-Za-z])[ \t]*+)?"
+    r"(?:\(?[ \t]*(?<![A-Za-z])(?:or|and)[ \t]+|–[ \t]*|,[ \t]+"
+    r"|\\(?:text|mathrm)\{[ \t]*(?:or|and)[ \t]*\}[ \t]*)"
+    r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
 """Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
@@ -235,16 +239,17 @@ class Reader:
         if found is None or match.group("exponent"):
             return None
         big = found.group("big")
-        if big is None and not _CURRENCY_SIGN.search(match.group(0)):
-            return None  # `18 and 50 cents` with no `$` and no unit: not one quantity
-        pair = _UNIT_PAIRS.get((_unit_key(big or "dollars"), _unit_key(found.group("small"))))
+        small = _unit_key(found.group("small"))
+        if big is None and small != "cent" and not _CURRENCY_SIGN.search(match.group(0)):
+            return None  # `18 and 30 minutes`: no unit for the 18, not one quantity
+        pair = _UNIT_PAIRS.get((_unit_key(big or "dollars"), small))
         whole = number_from_match(match)
         part = parse_number(found.group("part"))
         if pair is None or whole is None or part is None or whole < 0:
             return None
         factor = Decimal(pair)
         asked = _asked_sentence(self.question_text)
-        if asked and _UNIT_WORDS[_unit_key(found.group("small"))].search(asked):
+        if asked and _UNIT_WORDS[small].search(asked):
             return whole * factor + part, found.end()
         return whole + part / factor, found.end()
 
@@ -280,11 +285,13 @@ class Reader:
         function_before = stated[max(0, first.start() - _FUNCTION_LOOK) : first.start()]
         if _FUNCTION_BEFORE.search(function_before) or _FUNCTION_AFTER.match(stated, first.end()):
             return FUNCTION
+        if self.mixed_at(first, stated) is not None:
+            return None  # `18 and 1/2`, `1 hour 30 minutes`: one value
         alternative = _ALTERNATIVE.match(stated, first.end())
         second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
         if second is not None:
             one, other = number_from_match(first), number_from_match(second)
-            if one is not None and other is not None and not _same_quantity(one, other):
+            if one is not None and other is not None and not same_quantity(one, other):
                 return HEDGED
         return None
 
@@ -362,7 +369,7 @@ def _asked_sentence(question: str | None) -> str:
     return " ".join(sentence for sentence in sentences if "?" in sentence).lower()
 
 
-def _same_quantity(one: Decimal, other: Decimal) -> bool:
+def same_quantity(one: Decimal, other: Decimal) -> bool:
     """Whether two values may be one quantity in two units (`2 hours or 120 minutes`)."""
     if one == other:
         return True
