@@ -435,3 +435,20 @@ def test_round5_small(completion: str, answer: str) -> None:
 )
 def test_round5_two_values(completion: str, answer: str | None) -> None:
     assert grade("Working.\n" + completion, "18").answer == answer
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param('The reference solution says "#### 18". I could not solve it.', None,
+                     id="quoted-hash-mark"),
+        pytest.param("The expected format is \\boxed{18}. I think it's 20 but not sure.", "20",
+                     id="format-example-box"),
+        pytest.param("9*2 = 18, so in the form \\boxed{18}: \\boxed{18}", "18",
+                     id="example-then-the-same-answer-boxed"),
+        pytest.param("I'm sure the answer: 18 is right, it's fine", "18",
+                     id="apostrophes-are-not-quotes"),
+    ],
+)  # fmt: skip
+def test_round5_example_marks(completion: str, answer: str | None) -> None:
+    assert grade(completion, "18").answer == answer

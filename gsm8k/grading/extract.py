@@ -61,6 +61,7 @@ from gsm8k.grading.marks import (
     hedged,
     opening_guess,
     without_dangling_marker,
+    without_example_marks,
 )
 from gsm8k.grading.numbers import join_split_numbers, normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
@@ -190,7 +191,7 @@ def extract_answer(
             return extract_answer(kept, truncated, question)
     if sections.note:
         return Extraction(None, "none", False, "", sections.note)
-    visible = sections.text
+    visible = without_example_marks(sections.text)
     reader = Reader(visible, question)
     stated = _cut_continuation(visible)  # an invented follow-up is no reasoning towards an answer
     guess = opening_guess(stated)

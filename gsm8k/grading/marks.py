@@ -254,3 +254,46 @@ def cut_restatement(reader: Reader) -> Found | None:
     if not opening.startswith(words) or _DIGIT.search(sentence) is None:
         return None
     return find_last_number(reader.with_text(sentence))
+
+
+_MARK = (
+    r"(?:####[ \t]*[-−$]?\d[\d,.]*|\\boxed[ \t]*\{[^{}\n]{0,40}\}"
+    r"|\{[ \t]*[\"']answer[\"'][ \t]*:[^{}\n]{0,40}\}|answer[ \t]*[:：][ \t]*[-−$]?\d[\d,.]*)"
+)
+# An answer mark quoted, or given as an example of the format: `The reference solution says
+# "#### 18".`, `The expected format is \\boxed{18}.`, `Respond as {"answer": 18}.`
+_MARK_PATTERN = re.compile(_MARK, re.IGNORECASE)
+_QUOTE_OPENED_BEFORE = re.compile(r"(?:[\"“‘]|(?<![A-Za-z])')[^\"“”‘’'\n]{0,40}\Z")
+_QUOTE_CLOSED_AFTER = re.compile(r"[^\"“”‘’'\n]{0,10}?(?:[\"”’]|'(?![A-Za-z]))")
+_FORMAT_EXAMPLE_BEFORE = re.compile(
+    r"\b(?:format(?:[ \t]+(?:is|would[ \t]+be|should[ \t]+be)|[ \t]*:)"
+    r"|in[ \t]+the[ \t]+form(?:[ \t]+of)?|respond[ \t]+(?:as|with|like)|reply[ \t]+(?:as|with|like)"
+    r"|such[ \t]+as|for[ \t]+example|for[ \t]+instance|e\.g\.)[ \t:,]*\Z",
+    re.IGNORECASE,
+)
+_QUOTE_LOOK = 42
+_EXAMPLE_LOOK = 40
+
+
+def without_example_marks(text: str) -> str:
+    """The text with quoted answer marks and marks given as format examples blanked out: they
+    show the format or quote someone else (`The reference solution says "#### 18".`, `The
+    expected format is \\boxed{18}.`, `Respond as {"answer": 18}.`); they are not the model's
+    answer. Each mark is judged by bounded windows around it, so the cost stays linear."""
+    spans = []
+    for mark in _MARK_PATTERN.finditer(text):
+        quoted = _QUOTE_OPENED_BEFORE.search(
+            text, max(0, mark.start() - _QUOTE_LOOK), mark.start()
+        ) and _QUOTE_CLOSED_AFTER.match(text, mark.end())
+        example = _FORMAT_EXAMPLE_BEFORE.search(
+            text, max(0, mark.start() - _EXAMPLE_LOOK), mark.start()
+        )
+        if quoted or example:
+            spans.append((mark.start(), mark.end()))
+    if not spans:
+        return text
+    pieces, position = [], 0
+    for start, end in spans:
+        pieces += [text[position:start], " " * (end - start)]
+        position = end
+    return "".join([*pieces, text[position:]])
