@@ -29,6 +29,7 @@ SMITH = "Mrs. Smith buys 4 items at $5 each. How much does Mrs. Smith pay?"
 PENS = "3 pens cost $4.50. How much will 8 pens cost?"
 TUTOR = "Alex tutors 3 hours a week at $28 an hour. What does he charge for 2 weeks of tutoring?"
 BILLY = "Billy buys 4 bags of 1/3 pound of nuts. How many pounds did Billy buy?"
+CHANGE = "Each phone costs $450. She buys 4 phones and pays with $2000. How much change?"
 APRIL = "April has 30 plant pots and uses 20. How many plant pots are left over?"
 EGGS_WORKING = "Janet has 16 - 3 - 4 = 9 eggs left, and 9 * 2 = 18."
 
@@ -118,6 +119,25 @@ ROWS = [
         "last_number",
         True,
         id="closing-result-verb-answer-equals-question-number",
+    ),
+    pytest.param(
+        "450 * 4 = 1800. 2000 - 1800 = 200.\nSo she gets $200 in change after paying $1800 for "
+        "all 4 phones.",
+        "200",
+        CHANGE,
+        "200",
+        "last_number",
+        True,
+        id="closing-derived-total-restated-with-question-quantity",
+    ),
+    pytest.param(
+        "450 * 4 = 1800.\nSo she pays $1800 for all 4 phones.",
+        "1800",
+        CHANGE,
+        "1800",
+        "last_number",
+        True,
+        id="closing-derived-total-that-is-the-answer",
     ),
     # --- self-corrections ----------------------------------------------------------------------
     pytest.param(

@@ -141,7 +141,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
                 text, match.start(), number_end, value, reader.quantities, sentence_start
             )
         )
-        if not in_question:
+        if not in_question and not _derived_restatement(reader, text, number_end):
             sentence.fresh = found
         if bold:
             sentence.bold = found
@@ -150,6 +150,28 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
     close_sentence(len(text) if end is None else end.start())
     return result
+
+
+def _derived_restatement(reader: Reader, text: str, end: int) -> bool:
+    """Whether a computed number is restated with the question quantity it was derived from
+    (`after paying $1800 for all 4 phones`): a total over the question's items, not the answer
+    the sentence gives before it."""
+    if not reader.question:
+        return False
+    tail = _DERIVED_TAIL.match(text, end)
+    if tail is None:
+        return False
+    number = reader.numbers.match(text, tail.end())
+    value = None if number is None else value_with_fraction(number, text)
+    return value is not None and abs(value) in reader.question
+
+
+# A total followed by the question quantity it covers: `$1800 for all 4 phones`.
+_DERIVED_TAIL = re.compile(
+    r"(?:[ \t]++[A-Za-z]{1,20}+){0,2}?[ \t]++(?:for|on|in|across|over)[ \t]++"
+    r"(?:all[ \t]++(?:of[ \t]++)?(?:the[ \t]++)?|(?:the|each|every|those|these|her|his|their)"
+    r"[ \t]++)?(?=\$?\d)"
+)
 
 
 def _in_bold(text: str, sentence_start: int, position: int) -> bool:
