@@ -226,8 +226,8 @@ def test_offline_hint_names_the_grade_option(
 def test_stop_reason_marks_truncation_as_the_eval_does(
     fields: dict, truncated: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Cut off while thinking: no answer when truncated, the draft's number otherwise.
-    thinking = "<|im_start|>think Okay, 16 - 7 = 9, so \\boxed{18}. Wait, but the"
+    # Cut off while thinking: no answer when truncated, the thinking's number otherwise.
+    thinking = "<|im_start|>think Okay, 16 - 7 = 9, so 9 * 2 = 18 and \\boxed{18}."
     row = {"id": "t", "completion": thinking, "target": "18", **fields}
     code, rows, _ = run(["-"], capsys, json.dumps(row) + "\n")
     assert code == EXIT_ALL_GRADED
