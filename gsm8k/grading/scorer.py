@@ -29,6 +29,7 @@ from inspect_ai.solver import TaskState
 
 from gsm8k.grading import reasons
 from gsm8k.grading.extract import Extraction
+from gsm8k.grading.limits import limit_reached
 from gsm8k.grading.reasons import (
     GUARD_KEY,
     MCP_FAILURE_KEY,
@@ -116,7 +117,9 @@ def gsm8k_grader(beside: Scorer | None = None) -> Scorer:
             failure = str(state.metadata[MCP_FAILURE_KEY])
             explanation = f"Not scored: {failure}."
             return Score.unscored(reason=reasons.MCP_SERVER_FAILED, explanation=explanation)
-        guarded = GUARD_KEY in state.metadata
+        # A sample the guard ended, or one a limit ended, is the model's scored failure even
+        # when its output looks like an engine's error (see gsm8k.grading.limits).
+        guarded = GUARD_KEY in state.metadata or limit_reached() is not None
         if len(state.output.completion) > OFF_LOOP_CHARACTERS:
             # Grading is linear but a long flood still takes CPU time: off the event loop, the
             # other samples of the run go on meanwhile.
