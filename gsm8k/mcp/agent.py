@@ -37,7 +37,7 @@ from inspect_ai.util._anyio import inner_exception
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
 from gsm8k.mcp.config import ServerSpec, parse_spec
-from gsm8k.mcp.liveness import Probe, connection_probe
+from gsm8k.mcp.liveness import Probe, connection_probe, transport_failure
 from gsm8k.mcp.workdir import sample_workdir
 
 DEFAULT_TURNS = 15
@@ -127,6 +127,9 @@ def mcp_generate(spec: ServerSpec | None) -> Solver:
                 inner = inner_exception(error)
                 if isinstance(inner, ServerFailure):
                     return failed(state, spec, str(inner))
+                lost = transport_failure(inner)
+                if lost is not None:  # the client's own transport saw the connection fail
+                    return failed(state, spec, f"it stopped answering: {lost}")
                 raise
 
     return solve

@@ -69,6 +69,26 @@ async def ping_failure(session: Any) -> str | None:
     return None
 
 
+def transport_failure(error: BaseException) -> str | None:
+    """Why ``error`` shows the connection to the server failed, or ``None``: a connection error
+    (refused, reset, closed) raised inside the MCP SDK's client transport itself, which ends the
+    connection's task group (an HTTP server that went away fails the client's next request
+    there, before any reply can reach the tool call)."""
+    closed = isinstance(error, _CLOSED_TRANSPORT) or _transport_error(error)
+    if closed and _raised_in_client_transport(error):
+        return f"its connection failed ({type(error).__name__}: {str(error)[:200]})"
+    return None
+
+
+def _raised_in_client_transport(error: BaseException) -> bool:
+    traceback = error.__traceback__
+    while traceback is not None:
+        if str(traceback.tb_frame.f_globals.get("__name__", "")).startswith("mcp.client."):
+            return True
+        traceback = traceback.tb_next
+    return False
+
+
 def _transport_error(error: BaseException) -> bool:
     """An HTTP client's connection failure (httpx's ``TransportError`` family), by class name so
     that this module needs no HTTP client of its own."""
