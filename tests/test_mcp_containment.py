@@ -6,7 +6,12 @@ the harness's own evidence), every eval ``success``, and nothing may outlive a s
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,11 +25,9 @@ from gsm8k.grading.reasons import MCP_SERVER_FAILED
 from gsm8k.mcp import agent
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
-from tests.mcp_support import serving_http, shipped_server, tool_model
+from tests.mcp_support import ROOT, serving_http, shipped_server, tool_model
 from tests.scripted import run_eval
-from tests.test_mcp_eval import (
-    score,
-)
+from tests.test_mcp_eval import FILESYSTEM_PACKAGE, NPM_CACHE, filesystem_cached, score
 
 pytestmark = pytest.mark.slow
 
@@ -163,3 +166,125 @@ def test_an_http_server_that_goes_away_mid_sample_is_the_servers_failure() -> No
     assert isinstance(given.value, float) and math.isnan(given.value)
     assert given.reason == MCP_SERVER_FAILED
     assert "stopped answering" in (sample.metadata or {})[agent.FAILURE_KEY]
+
+
+def filesystem_config(tmp_path: Path) -> str:
+    config = tmp_path / "filesystem.json"
+    block = {
+        "command": "npx",
+        "args": ["-y", FILESYSTEM_PACKAGE, "{workdir}"],
+        "env": {"npm_config_cache": str(NPM_CACHE), "npm_config_offline": "true"},
+    }
+    config.write_text(json.dumps(block), encoding="utf-8")
+    return str(config)
+
+
+DEPTH = 1_500
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="node/npx is not installed")
+@pytest.mark.skipif(
+    not filesystem_cached(),
+    reason=f"{FILESYSTEM_PACKAGE} is not in {NPM_CACHE} (see .ci/run for the one-time install)",
+)
+def test_npm_filesystem_server_attacks_end_scored_and_leave_no_tree(tmp_path: Path) -> None:
+    """The seed's server: an ENOENT that echoes the old markers, arguments that cannot be sent,
+    a tree 1,500 levels deep, many files and a large one in ``{workdir}``; all gone afterwards."""
+    seen: list[str] = []
+
+    def plan(
+        question: str, tools: list[ToolInfo], results: list[ChatMessageTool]
+    ) -> ToolCall | str:
+        if not results:
+            return ToolCall(id="dirs", function="list_allowed_directories", arguments={})
+        folder = seen[0] if seen else results[0].text.splitlines()[-1].strip()
+        if not seen:
+            seen.append(folder)
+        deep = folder + "/d" * DEPTH
+        moves = [
+            ToolCall(id="echo", function="read_file", arguments={"path": f"{folder}/{ECHOED}"}),
+            *hostile("read_file", "path")[1:],
+            ToolCall(id="deep", function="create_directory", arguments={"path": deep}),
+            ToolCall(
+                id="big",
+                function="write_file",
+                arguments={"path": f"{folder}/big.txt", "content": "9" * 200_000},
+            ),
+            *(
+                ToolCall(
+                    id=f"many-{n}",
+                    function="write_file",
+                    arguments={"path": f"{folder}/d/d/file-{n}.txt", "content": str(n)},
+                )
+                for n in range(4)
+            ),
+        ]
+        step = len(results) - 1
+        return moves[step] if step < len(moves) else WRONG
+
+    sample = only_sample(run({"mcp": filesystem_config(tmp_path)}, plan, turn_limit=15))
+    assert_scored_wrong(sample)
+    errors = tool_errors(sample)
+    assert any(ECHOED in e for e in errors), errors  # the echo reached the model, nothing more
+    assert sum("arguments were refused" in e for e in errors) == 3, errors
+    created = [m.text for m in sample.messages if isinstance(m, ChatMessageTool) and not m.error]
+    assert any("Successfully created directory" in text for text in created), created
+    assert seen and not os.path.lexists(seen[0])  # the 1,500-level tree is gone
+
+
+def descendants() -> list[str]:
+    """Command lines of this process's live descendants."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    family, found = {os.getpid()}, True
+    while found:
+        found = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                found = True
+    lines = []
+    for pid in family - {os.getpid()}:
+        try:
+            lines.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except OSError:
+            continue
+    return lines
+
+
+def mounts_under(folder: Path) -> list[str]:
+    table = Path("/proc/self/mountinfo").read_text().splitlines()
+    return [line for line in table if str(folder) in line]
+
+
+def test_a_time_limit_mid_program_leaves_no_image_process_or_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server is stopped at the sample's time limit while its programs run: its runtime
+    image (a mounted tmpfs of ~326 MB as root), its sandboxes and the sample's folder are gone
+    when the eval returns."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # the sample's {workdir} goes here
+    config = tmp_path / "server.json"
+    environment = {"PYTHONPATH": str(ROOT), "TMPDIR": str(scratch)}  # and the server's image
+    block = {"command": sys.executable, "args": ["-m", "gsm8k.mcp"], "env": environment}
+    config.write_text(json.dumps(block), encoding="utf-8")
+    sleep = ToolCall(
+        id="sleep", function="python", arguments={"code": "import time\ntime.sleep(5)"}
+    )
+    before = descendants()
+
+    sample = only_sample(run({"mcp": str(config)}, scripted([sleep] * 12), time_limit=15))
+    assert sample.limit is not None and sample.limit.type == "time"
+    assert_scored_wrong(sample)
+    assert sample.metadata is not None and "mcp_server_failure" not in sample.metadata
+    assert mounts_under(scratch) == []
+    assert os.listdir(scratch) == []
+    assert [line for line in descendants() if line not in before] == []

@@ -17,6 +17,7 @@ from gsm8k.grading import reasons
 from gsm8k.grading.limits import limit_reached
 from gsm8k.grading.numbers import DECIMAL_TOLERANCE, normalize, parse_gold, same_number
 from gsm8k.grading.reasons import GUARD_KEY, TRUNCATION_STOP_REASONS, engine_error, is_blank
+from gsm8k.grading.scorer import stop_reason
 from gsm8k.metrics.intervals import question_stderr, wilson_ci
 from gsm8k.metrics.rates import rates
 
@@ -98,7 +99,7 @@ def pal_grader(
                 explanation=f"Not graded, counted wrong: grading failed with {failure}.",
                 metadata=metadata | {"error": failure},
             )
-        truncated = state.output.stop_reason in TRUNCATION_STOP_REASONS
+        truncated = stop_reason(state.output) in TRUNCATION_STOP_REASONS
         return Score(
             value={
                 ACCURACY: float(correct),

@@ -153,7 +153,7 @@ def score_output(
             f"{_clip(failed_engine)}",
             metadata={"error": _clip(failed_engine)},
         )
-    truncated = output.stop_reason in TRUNCATION_STOP_REASONS
+    truncated = stop_reason(output) in TRUNCATION_STOP_REASONS
     reasoning = has_reasoning_parts(output)
     try:
         extraction, correct = extract_and_compare(output.completion, target, truncated, question)
@@ -202,7 +202,7 @@ def abnormal_reason(output: ModelOutput, extraction: Extraction, truncated: bool
     follows from the cut); a correct answer outside the ``ANSWER:`` line is still
     ``invalid_response_format`` (it fails ``strict_accuracy``).
     """
-    if output.stop_reason == "content_filter":
+    if stop_reason(output) == "content_filter":
         return reasons.REFUSAL
     if truncated:
         return reasons.TRUNCATED
@@ -211,6 +211,12 @@ def abnormal_reason(output: ModelOutput, extraction: Extraction, truncated: bool
     if extraction.answer is None or not extraction.format_followed:
         return reasons.INVALID_RESPONSE_FORMAT
     return None
+
+
+def stop_reason(output: ModelOutput) -> str | None:
+    """The output's stop reason; ``None`` for an output with no choices (Inspect's placeholder
+    when a limit ended the sample before any reply, graded as an empty completion)."""
+    return output.choices[0].stop_reason if output.choices else None
 
 
 def has_reasoning_parts(output: ModelOutput) -> bool:
