@@ -16,11 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from inspect_ai.log import EvalLog, EvalSample
-from inspect_ai.model import ChatMessageTool
+from inspect_ai.model import ChatMessageTool, ModelOutput, get_model
 from inspect_ai.tool import ToolCall, ToolInfo
 
+from gsm8k.execution.tools import DEFAULT_BUDGET
 from gsm8k.grading.reasons import MCP_SERVER_FAILED
 from gsm8k.mcp import agent
 from gsm8k.task import gsm8k
@@ -288,3 +290,42 @@ def test_a_time_limit_mid_program_leaves_no_image_process_or_folder(
     assert mounts_under(scratch) == []
     assert os.listdir(scratch) == []
     assert [line for line in descendants() if line not in before] == []
+
+
+def test_a_time_limit_before_the_first_reply_is_a_scored_failure_not_an_engine_error() -> None:
+    """Inspect's placeholder output (no choices) read like an engine's error and the sample was
+    left unscored: a model slow enough to reach the limit took itself out of the accuracy."""
+
+    async def slow(*_args: Any) -> ModelOutput:
+        await anyio.sleep(60)
+        raise AssertionError("the time limit should have ended the sample")
+
+    task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp="none")
+    log = run_eval(task, get_model("mockllm/slow", custom_outputs=slow), limit=1, time_limit=2)
+    assert log.status == "success", log.error
+    sample = only_sample(log)
+    assert sample.limit is not None and sample.limit.type == "time"
+    assert_scored_wrong(sample)
+    assert score(sample).reason == "no_response"
+
+
+def test_a_shared_http_server_gives_each_session_its_program_budget() -> None:
+    """Two samples at once on one gsm8k-mcp --http: each may run at most the budget's programs
+    (20, as with tools=python), and its further calls run nothing and say why."""
+    program = ToolCall(id="p", function="python", arguments={"code": "print(2 + 3)"})
+    with serving_http() as (_process, url):
+        task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp=url)
+        log = run_eval(
+            task, tool_model(scripted([program] * 22)), limit=2, max_samples=2, turn_limit=30
+        )
+    assert log.status == "success", log.error
+    assert log.samples is not None and len(log.samples) == 2
+    for sample in log.samples:
+        assert_scored_wrong(sample)
+        results = [m for m in sample.messages if isinstance(m, ChatMessageTool)]
+        ran = [m for m in results if not m.error]
+        assert len(ran) == DEFAULT_BUDGET.runs, [m.text for m in ran]
+        assert all(m.text.endswith("Result: 5") for m in ran)
+        refused = [m.error.message if m.error else m.text for m in results[DEFAULT_BUDGET.runs :]]
+        assert len(refused) == 2, refused
+        assert all("budget for this question is spent" in text for text in refused), refused

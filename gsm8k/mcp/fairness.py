@@ -22,11 +22,13 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Hashable
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 import anyio
 
 from gsm8k.execution.tools import DEFAULT_BUDGET, ProgramBudget
+
+REMEMBERED_SESSIONS = 10_000
+"""Sessions whose spending is kept (the least recently active are forgotten past this)."""
 
 
 def default_slots() -> int:
@@ -57,8 +59,7 @@ class FairRunner:
         self._free = self.slots
         self._running: dict[Hashable, int] = {}
         self._waiting: OrderedDict[Hashable, deque[anyio.Event]] = OrderedDict()
-        # Kept as long as the session object lives (the SDK's, one per client connection).
-        self._spent: WeakKeyDictionary[Hashable, _Spent] = WeakKeyDictionary()
+        self._spent: OrderedDict[Hashable, _Spent] = OrderedDict()
 
     @contextlib.asynccontextmanager
     async def program(self, session: Hashable, timeout_seconds: float) -> AsyncIterator[None]:
@@ -79,7 +80,10 @@ class FairRunner:
             self._release(session)
 
     def _reserve(self, session: Hashable, timeout_seconds: float) -> _Spent:
-        spent = self._spent.setdefault(session, _Spent())
+        spent = self._spent.pop(session, None) or _Spent()
+        self._spent[session] = spent  # most recently used last
+        while len(self._spent) > REMEMBERED_SESSIONS:
+            self._spent.popitem(last=False)  # sessions long gone
         budget = self.budget
         if spent.runs >= budget.runs or spent.seconds + timeout_seconds > budget.seconds:
             raise BudgetSpent(

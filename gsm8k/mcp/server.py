@@ -17,7 +17,7 @@ import argparse
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from inspect_ai._util.error import PrerequisiteError
 
@@ -36,6 +36,7 @@ DEFAULT_PORT = 8765
 HOST = "127.0.0.1"
 """Streamable HTTP listens on loopback only: the server runs programs for whoever reaches it."""
 HTTP_PATH = "/mcp"
+SESSION_HEADER = "mcp-session-id"
 
 
 def build_server(
@@ -68,7 +69,7 @@ def build_server(
         and return what it prints; define solution() returning a number, or assign it to `ans`,
         to get a result too."""
         try:
-            async with runner.program(ctx.session, limits.timeout_seconds):
+            async with runner.program(session_key(ctx.headers), limits.timeout_seconds):
                 result = await run_model_code(code, limits, False, isolation)
         except BudgetSpent as error:
             raise ToolError(str(error)) from error
@@ -83,6 +84,15 @@ def build_server(
     python.__doc__ = f"{python.__doc__} It may import {imports}."
     server.tool()(python)
     return server
+
+
+def session_key(headers: Mapping[str, str] | None) -> str:
+    """Which client session a call belongs to: over HTTP the session id the server assigned
+    (the SDK routes each request by it and refuses unknown ones; its per-request session
+    objects are new on every call), over stdio the one session of the process."""
+    if headers is None:
+        return "stdio"
+    return str(headers.get(SESSION_HEADER, ""))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
