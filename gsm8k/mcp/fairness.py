@@ -6,7 +6,7 @@ server. Without turns, programs ran in arrival order on a shared thread pool: tw
 sending 16 slow programs each held every worker, and a third sample's ``print(2+3)`` waited
 29.5 s of its 30 s call limit. Here a program runs only in one of a few slots (the machine's
 cores), and a freed slot goes to the waiting session with the fewest programs running, the
-longest-waiting first among equals: a session that sends one program waits for at most one
+one served longest ago first among equals: a session that sends one program waits for at most one
 program of another to finish, however many the others queue.
 
 A session's programs are also counted against :class:`~gsm8k.execution.tools.ProgramBudget`
@@ -59,6 +59,8 @@ class FairRunner:
         self._free = self.slots
         self._running: dict[Hashable, int] = {}
         self._waiting: OrderedDict[Hashable, deque[anyio.Event]] = OrderedDict()
+        self._last_served: dict[Hashable, int] = {}
+        self._tick = 0
         self._spent: OrderedDict[Hashable, _Spent] = OrderedDict()
 
     @contextlib.asynccontextmanager
@@ -105,12 +107,17 @@ class FairRunner:
                 await turn.wait()
             except BaseException:
                 if turn.is_set():  # the slot was handed over as the wait was cancelled
-                    self._running[session] = self._running.get(session, 0) + 1
+                    self._granted(session)
                     self._release(session)
                 else:
                     self._unqueue(session, turn)
                 raise
+        self._granted(session)
+
+    def _granted(self, session: Hashable) -> None:
         self._running[session] = self._running.get(session, 0) + 1
+        self._tick += 1
+        self._last_served[session] = self._tick
 
     def _unqueue(self, session: Hashable, turn: anyio.Event) -> None:
         queue = self._waiting.get(session)
@@ -126,12 +133,17 @@ class FairRunner:
             self._running[session] = running
         else:
             self._running.pop(session, None)
+            if session not in self._waiting:
+                self._last_served.pop(session, None)
         if not self._waiting:
             self._free += 1
             return
-        # The waiting session with the fewest programs running; the longest waiting among them
-        # (the queue's order, where a served session goes to the back).
-        chosen = min(self._waiting, key=lambda key: self._running.get(key, 0))
+        # The waiting session with the fewest programs running; among equals, the one served
+        # longest ago (a session that has not run anything yet first).
+        chosen = min(
+            self._waiting,
+            key=lambda key: (self._running.get(key, 0), self._last_served.get(key, -1)),
+        )
         queue = self._waiting.pop(chosen)
         turn = queue.popleft()
         if queue:
