@@ -29,6 +29,8 @@ PACKAGE_DIR = Path(gsm8k.__file__).resolve().parent
 REGISTRY_PREFIX = "gsm8k/"
 """This package's tasks by entry point (``gsm8k/gsm8k``): a task file's absolute path does not
 load on Python 3.11 (``Non-relative patterns are unsupported``)."""
+ENTRY_POINT_TASKS = frozenset({"gsm8k", "gsm8k_memorization"})
+"""Tasks the entry point registers under their own name (the family tasks run as ``gsm8k``)."""
 
 
 def rerun_prefix(log: EvalLog) -> str:
@@ -156,7 +158,7 @@ def _task(log: EvalLog) -> str:
         resolved = (file if file.is_absolute() else PACKAGE_DIR.parent / file).resolve()
         if resolved.is_relative_to(PACKAGE_DIR) and resolved.is_file():
             # The package's tasks (the family tasks too) run as the entry point's task.
-            return f"{REGISTRY_PREFIX}gsm8k"
+            return f"{REGISTRY_PREFIX}{name if name in ENTRY_POINT_TASKS else 'gsm8k'}"
         return f"{spec.task_file}@{name}"
     return spec.task
 
