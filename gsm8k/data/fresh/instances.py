@@ -216,17 +216,6 @@ def _bind(
     env.update(zip(targets, value, strict=True))
 
 
-def accept(template: Template, values: dict[str, Value]) -> tuple[int, str] | str:
-    """The answer and worked solution of a complete set of values, or why they are rejected."""
-    env = base_environment() | values
-    rng = random.Random(0)
-    for condition in template.conditions:
-        verdict = _holds(condition, env, rng)
-        if verdict is not None:
-            return verdict
-    return finish(template, env)
-
-
 def finish(
     template: Template, env: dict[str, Value], budget: Budget | None = None
 ) -> tuple[int, str] | str:
