@@ -386,6 +386,15 @@ def test_a_template_whose_conditions_cannot_be_met_is_an_error_naming_it(tmp_pat
         instantiate(template, random.Random(0), max_tries=500)
 
 
+def test_a_condition_on_no_variable_is_still_checked(tmp_path: Path) -> None:
+    never = variant(
+        SHOP, question_annotated=SHOP["question_annotated"].replace("n * p < 100", "1 > 2")
+    )
+    template = load_templates(write_templates(tmp_path, never))[0]
+    with pytest.raises(InstantiationError, match="no draw of 50"):
+        instantiate(template, random.Random(0), max_tries=50)
+
+
 def test_a_template_that_works_too_hard_is_refused_not_run_for_hours(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -102,10 +102,10 @@ class Drawer:
                     raise TemplateError(
                         f"{self.template.where(statement.line)}: {error}."
                     ) from error
-        last = len(self.template.statements) - 1
         for condition in self.template.conditions:
+            # -1: it reads no variable, and is checked before anything is drawn
             ready = max((bound_at.get(n, -1) for n in condition.expression.names), default=-1)
-            self.checks.setdefault(max(ready, 0) if last >= 0 else -1, []).append(condition)
+            self.checks.setdefault(ready, []).append(condition)
 
     def draw(self, rng: random.Random, budget: Budget | None = None) -> dict[str, Value] | str:
         """Values for every variable, or why this draw is rejected.
@@ -116,6 +116,10 @@ class Drawer:
         env = dict(self.base)
         quiet = self.quiet
         budget = Budget() if budget is None else budget
+        for condition in self.checks.get(-1, ()):
+            verdict = _holds(condition, env, quiet, budget)
+            if verdict is not None:
+                return verdict
         for position, statement in enumerate(self.template.statements):
             value = self.constants.get(position)
             try:
@@ -210,17 +214,6 @@ def _bind(
     if not isinstance(value, list) or len(value) != len(targets):
         raise DrawError(f"{', '.join(targets)} need {len(targets)} values")
     env.update(zip(targets, value, strict=True))
-
-
-def accept(template: Template, values: dict[str, Value]) -> tuple[int, str] | str:
-    """The answer and worked solution of a complete set of values, or why they are rejected."""
-    env = base_environment() | values
-    rng = random.Random(0)
-    for condition in template.conditions:
-        verdict = _holds(condition, env, rng)
-        if verdict is not None:
-            return verdict
-    return finish(template, env)
 
 
 def finish(
