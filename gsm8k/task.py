@@ -25,7 +25,7 @@ from inspect_ai.scorer import Scorer, match
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source
-from gsm8k.data.variants import EVALUATION_SPLIT, evaluation_set
+from gsm8k.data.variants import EVALUATION_SPLIT, evaluation_set, fresh_options
 from gsm8k.execution.container import compose_sandbox
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.execution.policy import CodePolicy, code_policy
@@ -77,6 +77,9 @@ def gsm8k(
     trust_model_code: bool = False,
     preset: str = DEFAULT_PRESET,
     mcp: str | None = None,
+    fresh_seed: int | None = None,
+    fresh_per_template: int | None = None,
+    templates: str | None = None,
     **unknown: Any,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
@@ -117,6 +120,7 @@ def gsm8k(
         mcp: An MCP server whose tools the model may call (a command line, an http(s) URL or a
             JSON/YAML file; it runs as your user), or ``none`` for the same loop without one
             (docs/mcp.md).
+        fresh_seed, fresh_per_template, templates: ``gsm-symbolic-fresh`` (docs/fresh-questions.md).
     """
     # Inspect only warns about a -T name it does not know: a typo would run a default eval.
     refuse_unknown(unknown, TASK_PARAMETERS, "gsm8k")
@@ -136,7 +140,8 @@ def gsm8k(
         )
         validate_family(source, language, mode, tools, fewshot_dataset)
         agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET)
-        evaluated = evaluation_set(source, split, language, records_to_samples)
+        fresh = fresh_options(source, fresh_seed, fresh_per_template, templates)
+        evaluated = evaluation_set(source, split, language, records_to_samples, fresh)
         if settings.preset is not None:
             return preset_task(settings, evaluated, source, language, votes, TASK_VERSION)
         shots = choose_exemplars(source, language, settings, evaluated, mode, record_to_sample)

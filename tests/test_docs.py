@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from gsm8k.contamination.memorization import MEMORIZATION_PARAMETERS
 from gsm8k.data.family.sources import VARIANTS
 from gsm8k.data.splits import HUB_DATASETS
 from gsm8k.task import TASK_PARAMETERS, gsm8k
@@ -139,7 +140,7 @@ def test_every_option_given_to_a_gsm8k_command_exists() -> None:
 
 
 def test_every_task_parameter_in_the_docs_is_in_the_task_signature() -> None:
-    parameters = set(TASK_PARAMETERS)
+    parameters = set(TASK_PARAMETERS) | set(MEMORIZATION_PARAMETERS)  # either task's -T
     found: set[str] = set()
     for page in PAGES:
         # A quoted refusal of a misspelt name ("-T x=1: gsm8k has no parameter 'x'") is no use.

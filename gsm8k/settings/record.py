@@ -45,7 +45,7 @@ def run_metadata(
         "trust_model_code": policy.trust_model_code,
         "memory_limit": policy.memory_limit(),
         "program_packages": policy.program_packages(),
-    }
+    } | evaluated.details
 
 
 def display_name(evaluated: EvaluationSet, mode: str, tools: str, preset: str | None = None) -> str:
