@@ -472,3 +472,17 @@ def test_round5_two_values(completion: str, answer: str | None) -> None:
 )  # fmt: skip
 def test_round5_example_marks(completion: str, answer: str | None) -> None:
     assert grade(completion, "18").answer == answer
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param("ANSWER: 1'800", "1800", id="swiss-apostrophe-thousands"),
+        pytest.param("ANSWER: 1_800", "1800", id="underscore-thousands"),
+        pytest.param("He is 5'10\" tall.\nANSWER: 1800", "1800", id="feet-and-inches-untouched"),
+        pytest.param("ANSWER: 1800? No.", None, id="questioned-answer-line"),
+        pytest.param("ANSWER: 1800 (is that right? yes)", "1800", id="question-in-an-aside"),
+    ],
+)
+def test_round5_known_limits(completion: str, answer: str | None) -> None:
+    assert grade("Working.\n" + completion, "1800").answer == answer
