@@ -29,6 +29,7 @@ SMITH = "Mrs. Smith buys 4 items at $5 each. How much does Mrs. Smith pay?"
 PENS = "3 pens cost $4.50. How much will 8 pens cost?"
 TUTOR = "Alex tutors 3 hours a week at $28 an hour. What does he charge for 2 weeks of tutoring?"
 BILLY = "Billy buys 4 bags of 1/3 pound of nuts. How many pounds did Billy buy?"
+JANET = "Janet has 16 eggs, eats 3 and bakes with 4. She sells the rest for $2 each. How much?"
 CHANGE = "Each phone costs $450. She buys 4 phones and pays with $2000. How much change?"
 APRIL = "April has 30 plant pots and uses 20. How many plant pots are left over?"
 EGGS_WORKING = "Janet has 16 - 3 - 4 = 9 eggs left, and 9 * 2 = 18."
@@ -138,6 +139,24 @@ ROWS = [
         "last_number",
         True,
         id="closing-derived-total-that-is-the-answer",
+    ),
+    pytest.param(
+        "16 - 3 - 4 = 9.\nSo Janet makes $18 by selling 9 eggs.",
+        "18",
+        JANET,
+        "18",
+        "last_number",
+        True,
+        id="closing-number-after-a-means-is-not-the-result",
+    ),
+    pytest.param(
+        "16 - 3 - 4 = 9, and 9 * 2 = 18.\nShe makes $18 a day. She sells at $2 each.",
+        "18",
+        JANET,
+        "18",
+        "last_number",
+        True,
+        id="closing-sentence-restating-only-the-question-keeps-the-result",
     ),
     # --- self-corrections ----------------------------------------------------------------------
     pytest.param(
