@@ -505,3 +505,17 @@ def test_round5_example_marks(completion: str, answer: str | None) -> None:
 )
 def test_round5_known_limits(completion: str, answer: str | None) -> None:
     assert grade("Working.\n" + completion, "1800").answer == answer
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param("ANSWER: at least 18", None, id="bound-at-least"),
+        pytest.param("ANSWER: more than $18", None, id="bound-more-than"),
+        pytest.param("\\boxed{\\ge 18}", None, id="bound-latex-ge"),
+        pytest.param("The answer is at least 18.", None, id="bound-after-answer-phrase"),
+        pytest.param("ANSWER: about 18", "18", id="approximate-value-is-read"),
+    ],
+)
+def test_round5_bounds(completion: str, answer: str | None) -> None:
+    assert grade("Working.\n" + completion, "18").answer == answer
