@@ -519,3 +519,34 @@ def test_round5_known_limits(completion: str, answer: str | None) -> None:
 )
 def test_round5_bounds(completion: str, answer: str | None) -> None:
     assert grade("Working.\n" + completion, "18").answer == answer
+
+
+DUCKS = (
+    "Janet's ducks lay 16 eggs per day. She eats three for breakfast every morning and bakes "
+    "muffins for her friends every day with four. She sells the remainder at the farmers' market "
+    "daily for $2 per fresh duck egg. How much in dollars does she make every day at the farmers' "
+    "market?"
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param(
+            "16 - 3 - 4 = 9, 9 * 2 = 18.\nThe answer is 18.\n\nQuestion: "
+            + DUCKS.replace("$2", "$3")
+            + "\nAnswer: 9 * 3 = 27.",
+            "18",
+            id="new-question-opening-like-the-sample-is-invented",
+        ),
+        pytest.param(
+            "Question: Tom has 5 apples.\nAnswer: 5\n#### 5\n\nQuestion: "
+            + DUCKS
+            + "\nAnswer: 9 * 2 = 18\n#### 18",
+            "18",
+            id="echoed-example-then-the-sample-question",
+        ),
+    ],
+)
+def test_round5_reasked_questions(completion: str, answer: str) -> None:
+    assert grade(completion, answer, DUCKS).answer == answer

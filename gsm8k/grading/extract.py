@@ -340,8 +340,10 @@ def _cut_continuation(completion: str, question: str | None = None) -> str:
         start = continuation.start()
 
 
-_QUESTION_OPENING = 60
-"""Characters of the sample's question (spaces collapsed) that mark it as asked again."""
+_QUESTION_OPENING = 2_000
+"""Characters of the sample's question (spaces collapsed) that mark it as asked again: the whole
+question (up to this length), so that a new question that opens like the sample's but changes a
+number (`… for $3 per fresh duck egg …`) is an invented follow-up, not an echo."""
 
 
 def _inside_json_reasoning(text: str) -> bool:
