@@ -449,6 +449,13 @@ HARMONY_INVENTED = (
             "18",
             id="boxed-named-as-text-before-the-final-box",
         ),
+        pytest.param(
+            "I will put the final answer in \\boxed{} as asked; \\boxed{} holds only the number."
+            "\n\nProblem: Janet has 16 eggs, eats 3, bakes 4, sells the rest at $2.\n\n"
+            "Solution: 16 - 3 - 4 = 9, 9 * 2 = 18.\n\n\\boxed{18}",
+            "18",
+            id="empty-box-named-as-format-is-no-answer-before-a-restated-problem",
+        ),
         pytest.param("Leaves at 11 am, drives 3 hours.\nANSWER: 2:00 pm", "2", id="clock-time"),
         pytest.param(
             "He leaves at 11 am and arrives at 2:00 pm.", "2", id="clock-time-in-closing-prose"
