@@ -66,8 +66,14 @@ def hostile(function: str, argument: str) -> list[ToolCall]:
         ("huge", "1 + " * 300_000 + "1"),
     ]
     return [
-        ToolCall(id=f"{name}-{function}", function=function, arguments={argument: value})
-        for name, value in values
+        *(
+            ToolCall(id=f"{name}-{function}", function=function, arguments={argument: value})
+            for name, value in values
+        ),
+        # A lone surrogate in the call's id, and in its name (which the scripted reply's text
+        # repeats): the log must still be written.
+        ToolCall(id="\udfff", function=function, arguments={argument: "1 + 1"}),
+        ToolCall(id="name", function=f"{function}\ud800", arguments={argument: "1 + 1"}),
     ]
 
 
@@ -126,7 +132,7 @@ def shipped_attacks() -> list[ToolCall]:
     return [
         *hostile("calculator", "expression"),
         ToolCall(id="program-echo", function="python", arguments={"code": program}),
-        *hostile("python", "code")[1:],
+        *hostile("python", "code")[1:4],
     ]
 
 
