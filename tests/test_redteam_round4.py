@@ -391,7 +391,8 @@ def solution():
 def test_ignoring_the_cpu_signal_still_ends_the_program(sandbox: None) -> None:
     # The wall-clock limit is set far out of reach, so only the CPU limit can end the loop: the
     # cause is read from the result, not from how long a busy machine took to get there.
-    result = run_program("""
+    result = run_program(
+        """
 import resource, signal
 def solution():
     signal.signal(signal.SIGXCPU, signal.SIG_IGN)
@@ -401,7 +402,9 @@ def solution():
         pass
     while True:
         pass
-""", Limits(timeout_seconds=600.0, cpu_seconds=LIMITS.cpu_seconds))
+""",
+        Limits(timeout_seconds=600.0, cpu_seconds=LIMITS.cpu_seconds),
+    )
     assert result.status == "timeout"
     assert result.error is not None and result.error.startswith("CPU time limit reached")
 
