@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from inspect_ai.model import ChatMessageAssistant, ContentText
 from inspect_ai.tool import ToolCall
 
 MAX_DEPTH = 32
@@ -74,6 +75,8 @@ def screen_call(call: ToolCall) -> bool:
     In place, because the model's reply (and the transcript event that holds it) refers to this
     very object: what is left must be something the log can hold.
     """
+    # The call's id and name are logged too, and a log cannot hold a lone surrogate.
+    call.id, call.function = _storable(call.id), _storable(call.function)
     if call.parse_error:
         return False  # already refused by Inspect's own parser; its arguments are empty
     problem = argument_problem(call.arguments)
@@ -84,3 +87,20 @@ def screen_call(call: ToolCall) -> bool:
         f"Tool call to {call.function!r} not run: its arguments were refused because {problem}."
     )
     return True
+
+
+def make_storable(message: ChatMessageAssistant) -> None:
+    """Replace lone surrogates in a reply's text in place: a reply the loop goes on from is
+    sent back to the model and hashed into the log as the next request's input, and neither
+    can hold one (the final reply is logged as it is)."""
+    if isinstance(message.content, str):
+        message.content = _storable(message.content)
+        return
+    for part in message.content:
+        if isinstance(part, ContentText):
+            part.text = _storable(part.text)
+
+
+def _storable(text: str) -> str:
+    """``text`` with anything UTF-8 cannot hold (lone surrogates) replaced."""
+    return text.encode("utf-8", "replace").decode("utf-8")

@@ -37,7 +37,7 @@ from inspect_ai.util._anyio import inner_exception
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
 from gsm8k.mcp.config import ServerSpec, parse_spec
-from gsm8k.mcp.liveness import Probe, connection_probe, transport_failure
+from gsm8k.mcp.liveness import Probe, connection_probe, raised_in_client, transport_failure
 from gsm8k.mcp.workdir import sample_workdir
 
 DEFAULT_TURNS = 15
@@ -51,6 +51,9 @@ CALL_SECONDS = 30.0
 """How long one tool call may take before the model is told it timed out."""
 RESULT_BYTES = 16 * 1024
 """A tool result the model reads is clipped here (Inspect's own truncation, with a marker)."""
+CLIENT_ERROR_KEY = "mcp_client_error"
+"""Sample metadata key recording an error of the MCP client's transport that ended the sample
+without evidence that the server was gone (the sample is scored)."""
 MAX_TOOLS = 128
 """More tools than this (the most OpenAI's API accepts in one request) and the sample is given
 up: no model can be offered them all."""
@@ -130,6 +133,12 @@ def mcp_generate(spec: ServerSpec | None) -> Solver:
                 lost = transport_failure(inner)
                 if lost is not None:  # the client's own transport saw the connection fail
                     return failed(state, spec, f"it stopped answering: {lost}")
+                if raised_in_client(inner):
+                    # Anything else the client's transport raised (a read that timed out on a
+                    # server the model kept busy, a message it could not read): no evidence the
+                    # server is gone, so the sample ends as the model's scored failure.
+                    state.metadata[CLIENT_ERROR_KEY] = _describe(inner)
+                    return state
                 raise
 
     return solve
@@ -212,7 +221,8 @@ def as_text(result: ToolResult) -> str:
             parts.append(text)
         else:
             parts.append(f"({getattr(item, 'type', type(item).__name__)} content omitted)")
-    return "\n".join(parts)
+    # A lone surrogate (JSON can carry one) could not be sent on to the model or logged.
+    return "\n".join(parts).encode("utf-8", "replace").decode("utf-8")
 
 
 def failed(state: TaskState, spec: ServerSpec, why: str) -> TaskState:
