@@ -83,6 +83,7 @@ def gsm8k(
     trust_model_code: bool = False,
     preset: str = DEFAULT_PRESET,
     mcp: str | None = None,
+    mcp_start_timeout: float | None = None,
     **unknown: Any,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
@@ -122,6 +123,8 @@ def gsm8k(
         mcp: An MCP server whose tools the model may call (a command line, an http(s) URL or a
             JSON/YAML file; it runs as your user), or ``none`` for the same loop without one
             (docs/mcp.md).
+        mcp_start_timeout: Seconds an MCP server may take to start and list its tools (default
+            120, counted from its own start).
     """
     # Inspect only warns about a -T name it does not know: a typo would run a default eval.
     refuse_unknown(unknown, TASK_PARAMETERS, "gsm8k")
@@ -140,7 +143,7 @@ def gsm8k(
             votes,
         )
         validate_family(source, language, mode, tools, fewshot_dataset)
-        agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET)
+        agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET, mcp_start_timeout)
         evaluated = evaluation_set(source, split, language, records_to_samples)
         if settings.preset is not None:
             return preset_task(settings, evaluated, source, language, votes, TASK_VERSION)
