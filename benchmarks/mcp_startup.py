@@ -52,9 +52,7 @@ def main() -> None:
     parser.add_argument("--busy", type=int, default=0, help="`yes` loops kept running")
     parser.add_argument("--command", default="gsm8k-mcp", help="the server, as -T mcp= names it")
     args = parser.parse_args()
-    loops = [
-        subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(args.busy)
-    ]
+    loops = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(args.busy)]
     try:
         seconds = anyio.run(start_all, args.command, args.servers)
     finally:
@@ -63,8 +61,9 @@ def main() -> None:
             loop.wait()
     for index, value in enumerate(seconds):
         print(f"server {index}: {value:.2f} s")
+    median = statistics.median(seconds)
     print(
-        f"{args.servers} at once, {args.busy} busy loops: median {statistics.median(seconds):.2f} s, "
+        f"{args.servers} at once, {args.busy} busy loops: median {median:.2f} s, "
         f"max {max(seconds):.2f} s"
     )
 

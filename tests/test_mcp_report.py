@@ -156,11 +156,12 @@ def test_one_run_alone_is_not_a_pair(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_samples_the_server_failed_are_listed_with_the_command_that_runs_them_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The server fails to start for the first sample only: that sample is unscored, left out
-    of the pair, and named with its rerun command."""
-    config = python_server_config(tmp_path, [str(FAULTY), "first-start-fails"], name="flaky")
+    """The server passes the check before the run, then fails to start for the first sample
+    only: that sample is unscored, left out of the pair, and named with its rerun command."""
+    config = python_server_config(tmp_path, [str(FAULTY), "start-fails"], name="flaky")
     block = json.loads(Path(config).read_text(encoding="utf-8"))
-    block["env"]["FLAKY_MARKER"] = str(tmp_path / "started-once")
+    block["env"]["FLAKY_MARKER"] = str(tmp_path / "started")
+    block["env"]["FLAKY_FAIL"] = "2"
     Path(config).write_text(json.dumps(block), encoding="utf-8")
 
     def lookup(

@@ -6,12 +6,15 @@ client is installed, a stdio server's command exists, and the server starts and 
 problem and what to do, and nothing runs: a run whose every sample would be unscored is no
 experiment.
 
-Each sample then starts its own stdio server. Starting one is mostly CPU (the interpreter, the
-SDK, a sandbox's runtime), so on a small machine ten servers started at once each take as long as
-all ten together: at Inspect's default concurrency a fixed per-server limit then measures the
-queue, not the server. :func:`start_slot` lets as many servers start at once as the machine has
-cores (at least :data:`MIN_START_SLOTS`); the start timeout counts from a server's own start,
-and the time a sample waited for its turn is recorded apart (:data:`START_WAIT_KEY`).
+Each sample then starts its own stdio server. Starting one costs CPU and memory (the
+interpreter, the SDK, for ``gsm8k-mcp`` a sandbox runtime of a few hundred MB), and servers
+started together share the machine: ``gsm8k-mcp`` took 20 s alone and up to 45 s ten at once
+with both cores of a 2-core machine busy (``benchmarks/mcp_startup.py``), past the 30 s the
+start was once allowed. The default timeout, :data:`DEFAULT_START_SECONDS`, leaves room for that
+at Inspect's default concurrency; :func:`start_slot` keeps a large ``--max-samples`` from
+starting more servers at once than :func:`start_slots_count`, and the timeout counts from a
+server's own start, the time a sample waited for its turn recorded apart
+(:data:`START_WAIT_KEY`).
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from gsm8k.settings.errors import TaskInputError
 
 DEFAULT_START_SECONDS = 120.0
 """Seconds a server may take to start and list its tools, counted from its own start (after
-its turn, :func:`start_slot`). ``gsm8k-mcp`` took 12 s alone and 29 s ten at once on a busy
-2-core machine (benchmarks/mcp_startup.py); a server that needs more is given it with
-``-T mcp_start_timeout=S``."""
-MIN_START_SLOTS = 2
+its turn, :func:`start_slot`): about 2.7 times the slowest of ten ``gsm8k-mcp`` started at once
+on a busy 2-core machine. A server that needs more is given it with ``-T mcp_start_timeout=S``."""
+MIN_START_SLOTS = 10
+"""Inspect's default concurrency: at the default, every sample starts its server at once."""
+SLOTS_PER_CORE = 4
 START_KEY = "mcp_start_seconds"
 """Sample metadata: seconds from the sample asking for its server until the tools were listed
 (the wait for a turn included); the report shows it apart from the solving time."""
@@ -47,7 +51,7 @@ _slots: RunVar[anyio.Semaphore] = RunVar("gsm8k_mcp_start_slots")
 
 
 def start_slots_count() -> int:
-    return max(MIN_START_SLOTS, os.cpu_count() or 1)
+    return max(MIN_START_SLOTS, SLOTS_PER_CORE * (os.cpu_count() or 1))
 
 
 def start_slot() -> anyio.Semaphore:
