@@ -33,7 +33,6 @@ from inspect_ai.util._anyio import inner_exception
 
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
-from gsm8k.mcp import outcome
 from gsm8k.mcp.config import PROBLEM_SLOT, McpChoice, ServerSpec, parse_choice
 from gsm8k.mcp.startup import START_KEY, START_WAIT_KEY, preflight, start_slot, start_timeout
 
@@ -135,7 +134,8 @@ def mcp_setup(
     spec = choice.spec
     if spec is not None:
         spec = preflight(spec, seconds, MAX_TOOLS)
-    outcome.watch()
+    # Registers the check that fails a run in which no sample was scored (mcp= runs only).
+    from gsm8k.mcp import outcome  # noqa: F401
     return McpSetup(
         spec,
         turns=choice.turns or DEFAULT_TURNS,

@@ -6,6 +6,7 @@ finished one. Once the run's logs are written, :class:`EmptyRunCheck` looks at e
 of this task: when samples ran and none was scored, it prints one line naming the log and the
 first reason, and the ``inspect eval`` / ``gsm8k-local`` command exits with status 1. Called
 from Python (``inspect_ai.eval()``), nothing is raised: :func:`empty_run` gives the same line.
+The hook is registered when a task with ``mcp=`` is built (this module is imported then).
 """
 
 from __future__ import annotations
@@ -58,7 +59,3 @@ class EmptyRunCheck(Hooks):
             # SystemExit passes through Inspect's hook guard (which catches Exception) after the
             # logs are written: the command prints the line and exits 1.
             raise SystemExit("\n".join(lines))
-
-
-def watch() -> None:
-    """Called when a task with ``mcp=`` is built: importing this module registered the hook."""
