@@ -261,7 +261,7 @@ def _cli(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
         "eval",
         "gsm8k/task.py",
         "--model",
-        "gsm8k-demo/tool-caller",
+        "plumbing-demo/tool-caller",
         "--log-dir",
         str(tmp_path / "logs"),
         "--display",

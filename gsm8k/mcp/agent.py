@@ -136,6 +136,7 @@ def mcp_setup(
         spec = preflight(spec, seconds, MAX_TOOLS)
     # Registers the check that fails a run in which no sample was scored (mcp= runs only).
     from gsm8k.mcp import outcome  # noqa: F401
+
     return McpSetup(
         spec,
         turns=choice.turns or DEFAULT_TURNS,

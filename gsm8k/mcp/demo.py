@@ -1,4 +1,4 @@
-"""``--model gsm8k-demo/tool-caller``: a scripted model for seeing ``-T mcp=`` work without keys.
+"""``--model plumbing-demo/tool-caller``: a scripted model for seeing ``-T mcp=`` work without keys.
 
 A plumbing demo, not a model: it does no reasoning and its accuracy means nothing. It reads the
 worked solution of the sample being run (GSM8K's ``<<48/2=24>>`` calculator annotations, kept in
@@ -12,7 +12,7 @@ tool's are, on either side: the pair shows the plumbing, never a server's worth.
 Token counts are approximate (a token per four characters, set on every reply), so nothing is
 downloaded to count them and the demo runs offline.
 
-    inspect eval gsm8k/task.py --model gsm8k-demo/tool-caller --limit 10 -T mcp=gsm8k-mcp
+    inspect eval gsm8k/task.py --model plumbing-demo/tool-caller --limit 10 -T mcp=gsm8k-mcp
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 
-PROVIDER_NAME = "gsm8k-demo"
+PROVIDER_NAME = "plumbing-demo"
 MODEL_NAME = "tool-caller"
 CHARACTERS_PER_TOKEN = 4
 ANNOTATION = re.compile(r"<<([^=<>]+)=[^<>]*>>")
@@ -151,5 +151,5 @@ class ToolCallerAPI(ModelAPI):
 
 
 @modelapi(name=PROVIDER_NAME)
-def gsm8k_demo() -> type[ModelAPI]:
+def plumbing_demo() -> type[ModelAPI]:
     return ToolCallerAPI
