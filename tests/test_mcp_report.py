@@ -65,7 +65,8 @@ def run_pair(tmp_path: Path, without_fewshot: int = 0, baseline: str | None = "n
         (shipped_server(tmp_path), with_server_plan, 0),
         (baseline, without_plan, without_fewshot),
     ):
-        task = gsm8k(dataset=str(MINI_DATA), fewshot=fewshot, mcp=mcp)
+        chosen = {} if mcp is None else {"mcp": mcp}  # None: the plain task, no mcp at all
+        task = gsm8k(dataset=str(MINI_DATA), fewshot=fewshot, **chosen)
         log: EvalLog = run_eval(task, tool_model(plan), log_dir=str(logs))
         assert log.status == "success", log.error
     return logs
@@ -164,12 +165,13 @@ def test_a_pair_that_differs_in_more_than_the_server_is_refused(
     assert "`fewshot`" in error
 
 
-def test_a_baseline_without_the_same_limits_is_refused(
+def test_a_plain_run_as_the_baseline_is_refused_naming_mcp_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     logs = run_pair(tmp_path, baseline=None)
     assert main([str(logs), "--mcp"]) == 3
-    assert "-T mcp=none" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "it was run without -T mcp" in error and "Run the baseline with -T mcp=none" in error
 
 
 def test_one_run_alone_is_not_a_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -245,7 +247,7 @@ def test_prices_give_the_cost_per_sample_and_per_correct_answer(
 def test_prices_in_another_form_are_refused(
     prices: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["nowhere", "--mcp", "--prices", prices]) == 2
+    assert main(["nowhere", "--mcp", f"--prices={prices}"]) == 2
     assert "--prices" in capsys.readouterr().err
 
 

@@ -89,8 +89,8 @@ def test_the_command_is_found_beside_the_interpreter_when_not_on_path(
     spec = parse_choice("gsm8k-mcp").spec
     assert spec is not None
     found = startup.resolve_command(spec)
-    assert found.command == str(Path(sys.executable).parent / "gsm8k-mcp")
-    assert found.name == "gsm8k-mcp"
+    assert found.executable == str(Path(sys.executable).parent / "gsm8k-mcp")
+    assert (found.name, found.describe()) == ("gsm8k-mcp", "gsm8k-mcp")
 
 
 # --- the environment a stdio server gets ------------------------------------------------------

@@ -70,6 +70,9 @@ class ServerSpec:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     url: str = ""
+    executable: str | None = None
+    """Where the command was found when it is not on ``PATH`` (started from there; the log
+    still names the command as written)."""
 
     @property
     def uses_workdir(self) -> bool:
@@ -82,7 +85,7 @@ class ServerSpec:
             return mcp_server_http(name=self.name, url=self.url)
         return mcp_server_stdio(
             name=self.name,
-            command=self.command,
+            command=self.executable or self.command,
             args=[arg.replace(WORKDIR, workdir) for arg in self.args],
             env=server_environment()
             | {

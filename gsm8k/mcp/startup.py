@@ -105,7 +105,7 @@ def resolve_command(spec: ServerSpec) -> ServerSpec:
         return spec
     beside = Path(sys.executable).parent / spec.command
     if os.sep not in spec.command and shutil.which(str(beside)):
-        return replace(spec, command=str(beside))
+        return replace(spec, executable=str(beside))
     raise TaskInputError(
         f"mcp={spec.name}: the command {spec.command!r} was not found on PATH; install it, "
         "activate the environment that has it, or give its full path (nothing was run)."
