@@ -19,7 +19,7 @@ from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.mcp import agent, config, startup
 from gsm8k.mcp.config import McpChoice, ServerSpec, parse_choice, server_environment
-from gsm8k.mcp.outcome import empty_run
+from gsm8k.mcp.outcome import empty_run, from_command_line
 from gsm8k.settings.errors import TaskInputError
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
@@ -367,6 +367,22 @@ def test_each_sample_records_its_server_start_apart(tmp_path: Path) -> None:
         waited = sample.metadata[startup.START_WAIT_KEY]
         assert 0 <= waited <= started < (sample.total_time or 0)
     assert (log.eval.metadata or {})["mcp_start_timeout"] == startup.DEFAULT_START_SECONDS
+
+
+@pytest.mark.parametrize(
+    ("program", "exits"),
+    [
+        pytest.param("/venv/bin/inspect", True, id="inspect"),
+        pytest.param("/venv/bin/gsm8k-local", True, id="gsm8k-local"),
+        pytest.param("/site-packages/inspect_ai/__main__.py", True, id="python-m-inspect_ai"),
+        pytest.param("/src/gsm8k/local/run.py", True, id="python-m-gsm8k.local.run"),
+        pytest.param("/venv/bin/pytest", False, id="pytest"),
+        pytest.param("", False, id="notebook"),
+        pytest.param("my_script.py", False, id="a-script"),
+    ],
+)
+def test_only_a_command_line_exits_after_an_empty_run(program: str, exits: bool) -> None:
+    assert from_command_line(program) is exits
 
 
 def test_the_start_turns_allow_inspects_default_concurrency() -> None:

@@ -12,13 +12,23 @@ The hook is registered when a task with ``mcp=`` is built (this module is import
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from inspect_ai.hooks import Hooks, RunEnd, hooks
 from inspect_ai.log import EvalLog
 
 SERVER_KEY = "mcp_server"
-COMMAND_LINES = ("inspect_ai._cli.main", "gsm8k.local.run")
-"""Modules whose presence means the run was started from a command line that can exit."""
+COMMANDS = ("inspect", "gsm8k-local")
+"""Console scripts whose process may exit with the run's status."""
+MODULE_COMMANDS = (("inspect_ai", "__main__.py"), ("local", "run.py"))
+"""The same commands run as ``python -m`` (the program's folder and file)."""
+
+
+def from_command_line(program: str | None = None) -> bool:
+    """Whether this process is one of the commands (``sys.argv[0]``), not Python calling
+    ``eval()`` (a notebook, a test run, a script)."""
+    path = Path(program if program is not None else (sys.argv[0] if sys.argv else ""))
+    return path.name in COMMANDS or (path.parent.name, path.name) in MODULE_COMMANDS
 
 
 def empty_run(log: EvalLog) -> str | None:
@@ -55,7 +65,7 @@ class EmptyRunCheck(Hooks):
         if data.exception is not None:
             return
         lines = [line for line in (empty_run(log) for log in data.logs) if line]
-        if lines and any(module in sys.modules for module in COMMAND_LINES):
+        if lines and from_command_line():
             # SystemExit passes through Inspect's hook guard (which catches Exception) after the
             # logs are written: the command prints the line and exits 1.
             raise SystemExit("\n".join(lines))
