@@ -33,7 +33,19 @@ from benchmarks.adversarial_completions import seconds_per_completion as grade_s
 _parser: Any = importlib.import_module("re._parser")
 _constants: Any = importlib.import_module("re._constants")
 
-MODULES = ("numbers", "reader", "sections", "extract", "phrases", "fallback", "golds", "delivery")
+MODULES = (
+    "numbers",
+    "reader",
+    "sections",
+    "extract",
+    "phrases",
+    "fallback",
+    "golds",
+    "delivery",
+    "marks",
+    "rules",
+    "question",
+)
 """The grading modules whose patterns are attacked (``gsm8k.grading.<name>``)."""
 ONE_LINE = "ANSWER: 18"
 """The one-line completion every time is compared with."""

@@ -4,8 +4,8 @@
 #
 #   benchmarks/setup_time.sh [--busy-core] [--skip-tests] REPO [DATA_DIR]
 #
-# REPO is cloned into a temporary folder; DATA_DIR (default ../shared/data/gsm8k next to the
-# clone's source) is the GSM8K copy the run reads. --busy-core keeps one core busy with `yes`
+# REPO is cloned into a temporary folder; DATA_DIR, when given, is a GSM8K copy the run reads
+# through GSM8K_DATA_DIR (without it, as in the README, the copy inside the package). --busy-core keeps one core busy with `yes`
 # for the whole measurement (and stops it by its PID afterwards). Prints the load average at the
 # start and at the end: figures taken on a shared machine mean little without it.
 set -euo pipefail
@@ -21,7 +21,10 @@ while [[ $# -gt 0 && $1 == --* ]]; do
     shift
 done
 repo=$(cd "${1:?usage: setup_time.sh [--busy-core] [--skip-tests] REPO [DATA_DIR]}" && pwd)
-data=$(cd "${2:-$repo/../shared/data/gsm8k}" && pwd)
+data_env=(env)  # the README's command as written: no data folder
+if [[ $# -ge 2 ]]; then
+    data_env=(env "GSM8K_DATA_DIR=$(cd "$2" && pwd)")
+fi
 
 work=$(mktemp -d)
 export PIP_CACHE_DIR="$work/pip-cache"  # empty: every package is downloaded again
@@ -46,7 +49,7 @@ python3 -m venv .venv
 installed=$(seconds)
 echo "set-up (clone, venv, install): $(elapsed "$start" "$installed") s"
 
-GSM8K_DATA_DIR="$data" .venv/bin/gsm8k-local --limit 20 > "$work/run.log" 2>&1
+"${data_env[@]}" .venv/bin/gsm8k-local --limit 20 > "$work/run.log" 2>&1
 ran=$(seconds)
 echo "first run, 20 samples: $(elapsed "$installed" "$ran") s (process start included)"
 # When the first sample was graded, from the log: the eval's start plus that sample's time.
@@ -70,7 +73,7 @@ tail -n 4 "$work/run.log" | head -n 1
 if [[ $tests == 1 ]]; then
     .venv/bin/pip install -e ".[dev,local]" > "$work/install-dev.log" 2>&1
     tested_from=$(seconds)
-    GSM8K_DATA_DIR="$data" .venv/bin/python -m pytest -q -p no:cacheprovider > "$work/tests.log" 2>&1 || true
+    "${data_env[@]}" .venv/bin/python -m pytest -q -p no:cacheprovider > "$work/tests.log" 2>&1 || true
     echo "tests: $(elapsed "$tested_from" "$(seconds)") s — $(tail -n 1 "$work/tests.log")"
 fi
 echo "load at end: $(uptime)"

@@ -24,7 +24,7 @@ from gsm8k.settings.errors import TaskInputError
 from gsm8k.task import gsm8k
 
 FAMILY_SET_TASKS = {
-    "gsm8k_original": None,  # GSM8K itself: $GSM8K_DATA_DIR when set, else the hub
+    "gsm8k_original": None,  # GSM8K itself: $GSM8K_DATA_DIR when set, else the bundled copy
     "gsm8k_platinum": "gsm8k-platinum",
     "gsm_symbolic": "gsm-symbolic",
     "gsm_symbolic_p1": "gsm-symbolic-p1",

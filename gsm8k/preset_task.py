@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import Any
 
 from inspect_ai import Task
-from inspect_ai.dataset import MemoryDataset
 from inspect_ai.scorer import match
 
 from gsm8k.data.splits import load_split
@@ -61,9 +60,7 @@ def preset_task(
     )
     return RecordedTask(
         resolved=recorded_arguments(source, applied, setup.exemplar_split),
-        dataset=MemoryDataset(
-            evaluated.samples, name=evaluated.name, location=evaluated.split.location
-        ),
+        dataset=evaluated.dataset(),
         solver=[*vote_check(votes), *setup.solvers],
         scorer=[gsm8k_grader(beside=match(numeric=True)), *setup.scorers],
         headline_metric=headline("cot"),

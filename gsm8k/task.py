@@ -20,12 +20,12 @@ import inspect
 from typing import Any
 
 from inspect_ai import Task, task
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import Sample
 from inspect_ai.scorer import Scorer, match
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, default_source
-from gsm8k.data.variants import EVALUATION_SPLIT, evaluation_set
+from gsm8k.data.variants import EVALUATION_SPLIT, evaluation_set, fresh_options
 from gsm8k.execution.container import compose_sandbox
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.execution.policy import CodePolicy, code_policy
@@ -37,7 +37,7 @@ from gsm8k.grading.scorer import gsm8k_grader
 from gsm8k.mcp.agent import mcp_setup
 from gsm8k.metrics.votes import vote_check, voting
 from gsm8k.preset_task import preset_task
-from gsm8k.prompting.exemplars import choose_exemplars
+from gsm8k.prompting.exemplars import Shots, choose_exemplars
 from gsm8k.prompting.fewshot import Exemplar, Placement, build_messages
 from gsm8k.prompting.mgsm import mgsm_fewshot_prompt
 from gsm8k.prompting.presets import DEFAULT_PRESET
@@ -45,13 +45,7 @@ from gsm8k.prompting.templates import prompt_template
 from gsm8k.settings.arguments import RecordedTask, refuse_unknown
 from gsm8k.settings.checks import Mode, Tools, validate_family
 from gsm8k.settings.errors import one_line_errors
-from gsm8k.settings.record import (
-    display_name,
-    headline,
-    recorded_arguments,
-    run_metadata,
-    run_name,
-)
+from gsm8k.settings.record import display_name, headline, recorded_arguments, run_metadata, run_name
 from gsm8k.settings.resolve import DEFAULT_PLACEMENT, prompt_settings
 
 TASK_VERSION = "1.4.0"
@@ -84,6 +78,9 @@ def gsm8k(
     preset: str = DEFAULT_PRESET,
     mcp: str | None = None,
     mcp_start_timeout: float | None = None,
+    fresh_seed: int | None = None,
+    fresh_per_template: int | None = None,
+    templates: str | None = None,
     **unknown: Any,
 ) -> Task:
     """GSM8K with a seeded few-shot prompt and exact grading.
@@ -93,8 +90,9 @@ def gsm8k(
             chain of thought). Default 5, or the preset's own.
         fewshot_seed: Seed that picks the examples; the same seed always picks the same ones.
             Default 42, or the preset's own.
-        dataset: ``gsm8k``, ``gsm8k-socratic``, ``gsm8k-platinum``, a local directory or
-            ``.jsonl`` file (default ``$GSM8K_DATA_DIR``, else ``gsm8k``), or the GSM family:
+        dataset: ``gsm8k`` (the copy inside the package), ``openai/gsm8k`` (the same records
+            from the hub), ``gsm8k-socratic``, ``gsm8k-platinum``, a local directory or ``.jsonl``
+            file (default ``$GSM8K_DATA_DIR``, else ``gsm8k``), or the GSM family:
             ``gsm-symbolic``, ``gsm-symbolic-p1``, ``gsm-symbolic-p2``, ``gsm-plus``,
             ``gsm-plus-mini``, ``mgsm`` (docs/data.md, docs/family.md).
         split: Split to evaluate (``test``; for a directory, any ``<split>.jsonl`` in it).
@@ -122,6 +120,7 @@ def gsm8k(
         mcp: An MCP server whose tools the model may call: a command line, an http(s) URL or a
             JSON/YAML file (it runs as your user), or ``none`` for the loop alone (docs/mcp.md).
         mcp_start_timeout: Seconds a server may take to start and list its tools (default 120).
+        fresh_seed, fresh_per_template, templates: ``gsm-symbolic-fresh`` (docs/fresh-questions.md).
     """
     # Inspect only warns about a -T name it does not know: a typo would run a default eval.
     refuse_unknown(unknown, TASK_PARAMETERS, "gsm8k")
@@ -141,27 +140,21 @@ def gsm8k(
         )
         validate_family(source, language, mode, tools, fewshot_dataset)
         agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET, mcp_start_timeout)
-        evaluated = evaluation_set(source, split, language, records_to_samples)
+        fresh = fresh_options(source, fresh_seed, fresh_per_template, templates)
+        evaluated = evaluation_set(source, split, language, records_to_samples, fresh)
         if settings.preset is not None:
             return preset_task(settings, evaluated, source, language, votes, TASK_VERSION)
         shots = choose_exemplars(source, language, settings, evaluated, mode, record_to_sample)
         # Checked before anything runs: no isolation and no opt-in is a refusal, not a silent risk.
         policy = code_policy(mode, tools, sandbox, trust_model_code)
     template = prompt_template(PROMPT_TEMPLATE, mode, tools, source, policy.program_packages())
-    prompt = (
-        fewshot_prompt(shots.exemplars, settings.placement, template)
-        if shots.mgsm is None
-        else mgsm_fewshot_prompt(shots.mgsm, settings.placement)
-    )
     return RecordedTask(
         resolved=recorded_arguments(source, settings, shots.split),
-        dataset=MemoryDataset(
-            evaluated.samples, name=evaluated.name, location=evaluated.split.location
-        ),
+        dataset=evaluated.dataset(),
         solver=[
             *vote_check(votes),
             *offered_tools(tools, policy),
-            prompt,
+            task_prompt(shots, settings.placement, template),
             agent.generate() if agent else guarded_generate(),
         ],
         scorer=gsm8k_scorers(mode, policy),
@@ -219,6 +212,13 @@ def records_to_samples(loaded: LoadedSplit) -> list[Sample]:
         except ValueError as error:
             raise ValueError(f"{loaded.where(index)}: {error}") from error
     return samples
+
+
+def task_prompt(shots: Shots, placement: Placement, template: str) -> Solver:
+    """The prompt: GSM8K-format exemplars before the question, or MGSM's own in its language."""
+    if shots.mgsm is not None:
+        return mgsm_fewshot_prompt(shots.mgsm, placement)
+    return fewshot_prompt(shots.exemplars, placement, template)
 
 
 @solver

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import socket
+import subprocess
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,3 +64,39 @@ def faulty_server(tmp_path: Path, mode: str) -> str:
 def shipped_server(tmp_path: Path) -> str:
     """``gsm8k-mcp`` over stdio, as ``python -m gsm8k.mcp``."""
     return python_server_config(tmp_path, ["-m", "gsm8k.mcp"], name="gsm8k-mcp")
+
+
+@contextlib.contextmanager
+def serving_http(
+    env: dict[str, str] | None = None,
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``gsm8k-mcp --http`` on a free loopback port: its process and URL, stopped afterwards."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    environment = os.environ | {"PYTHONPATH": str(ROOT)} | (env or {})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gsm8k.mcp", "--http", "--port", str(port)],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None, f"gsm8k-mcp --http exited ({process.returncode})"
+                assert time.monotonic() < deadline, "gsm8k-mcp --http did not listen in 60 s"
+                time.sleep(0.2)
+        yield process, f"http://127.0.0.1:{port}/mcp"
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from inspect_ai._util.error import PrerequisiteError
 
+from gsm8k.data.bundled import bundled_location
 from gsm8k.data.splits import DatasetUnavailableError, load_split, read_jsonl
 from gsm8k.task import gsm8k
 
@@ -104,7 +105,7 @@ def test_unreachable_hub_fails_fast_with_offline_recipe(
     monkeypatch.setattr("huggingface_hub.constants.ENDPOINT", "http://127.0.0.1:9")
     started = time.monotonic()
     with pytest.raises(DatasetUnavailableError, match=r"-T dataset=PATH"):
-        load_split("gsm8k", "test")
+        load_split("openai/gsm8k", "test")
     assert time.monotonic() - started < 10
 
 
@@ -114,7 +115,7 @@ def test_offline_mode_without_cache_says_how_to_run_offline(
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     with pytest.raises(DatasetUnavailableError, match="offline mode is on"):
-        load_split("gsm8k", "train")
+        load_split("openai/gsm8k", "train")
 
 
 def test_data_dir_environment_variable_is_the_default(
@@ -138,12 +139,27 @@ def test_test_only_directory_takes_exemplars_from_default_source(
     assert task.metadata["fewshot_dataset"] == str((mini_data / "train.jsonl").resolve())
 
 
+def test_a_test_only_copy_takes_its_examples_from_the_bundled_train_split_offline(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A GSM8K-Platinum copy has no train split: its examples come from GSM8K's, which ships
+    with the package, so it runs with the hub off and nothing cached."""
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    platinum = tmp_path / "platinum"
+    platinum.mkdir()
+    (platinum / "test.jsonl").write_text(
+        json.dumps({"question": "What is 2 + 2?", "answer": "2 + 2 = 4\n#### 4"}) + "\n"
+    )
+    task = gsm8k(dataset=str(platinum), fewshot=2)
+    assert (task.metadata or {})["fewshot_dataset"] == bundled_location("train")
+
+
 def test_missing_examples_offline_name_their_source_not_the_given_dataset(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A GSM8K-Platinum copy has no train split, so its examples come from GSM8K's; offline, the
-    error must point at that exemplar source (fewshot_dataset), not at -T dataset= which the user
-    already gave."""
+    """Examples asked of the hub, offline: the error points at that exemplar source
+    (fewshot_dataset), not at -T dataset= which the user already gave."""
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     platinum = tmp_path / "platinum"
@@ -152,10 +168,11 @@ def test_missing_examples_offline_name_their_source_not_the_given_dataset(
         json.dumps({"question": "What is 2 + 2?", "answer": "2 + 2 = 4\n#### 4"}) + "\n"
     )
     with pytest.raises(DatasetUnavailableError) as raised:
-        gsm8k(dataset=str(platinum), fewshot=2)
+        gsm8k(dataset=str(platinum), fewshot=2, fewshot_dataset="openai/gsm8k")
     message = str(raised.value)
     assert "-T fewshot_dataset=PATH" in message
     assert "train split of openai/gsm8k" in message
+    assert "The same records ship with the package: -T fewshot_dataset=gsm8k." in message
     assert "-T dataset=" not in message
     assert isinstance(raised.value, PrerequisiteError)
 
@@ -166,7 +183,7 @@ def test_offline_hint_uses_the_callers_option_syntax(
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(DatasetUnavailableError, match=r"pass a local copy: --dataset PATH"):
-        load_split("gsm8k", "test", parameter="--dataset")
+        load_split("openai/gsm8k", "test", parameter="--dataset")
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ import yaml
 from inspect_ai._util.registry import registry_info
 
 from gsm8k.data.family.sources import VARIANTS
-from gsm8k.data.splits import GSM8K_REVISION, HUB_DATASETS
+from gsm8k.data.splits import GSM8K_REVISION, HUB_DATASETS, load_split
 from gsm8k.task import TASK_VERSION, gsm8k
 from tests.conftest import REAL_DATA_DIR
 
@@ -52,6 +52,7 @@ def test_its_version_is_the_task_version(listing: dict[str, Any]) -> None:
 def test_its_sample_count_is_gsm8k_test_split(listing: dict[str, Any]) -> None:
     (entry,) = listing["tasks"]
     assert entry["dataset_samples"] == GSM8K_TEST_QUESTIONS
+    assert len(load_split("gsm8k", "test").records) == entry["dataset_samples"]  # the bundled copy
     if REAL_DATA_DIR:  # the local copy CI reads
         lines = (Path(REAL_DATA_DIR) / "test.jsonl").read_text(encoding="utf-8").splitlines()
         assert sum(bool(line.strip()) for line in lines) == entry["dataset_samples"]

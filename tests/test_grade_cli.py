@@ -83,7 +83,7 @@ GOOD = json.dumps({"id": "ok", "completion": "ANSWER: 1", "target": "1"})
         pytest.param(json.dumps({"id": 7, "completion": "c", "target": 1e400}), "7", "gold answer 'inf' is not a number", id="infinite-target"),
         pytest.param(json.dumps({"id": "x", "completion": "c", "target": "1", "truncated": "yes"}), "x", "'truncated' must be true or false", id="truncated-not-boolean"),
         pytest.param("[" * 100_000, None, "not valid JSON", id="deeply-nested-json"),
-        pytest.param('{"id": 1' + "0" * 5000 + ', "completion": "1"}', None, "not readable JSON (Exceeds the limit", id="5000-digit-integer-id"),
+        pytest.param('{"id": 1' + "0" * 5000 + ', "completion": "1"}', None, "not readable JSON: an integer of 5,001 digits (at most 4,300 are read)", id="5000-digit-integer-id"),
         pytest.param(json.dumps({"id": 1.5, "completion": "c"}), None, "'id' must be a string or a whole number", id="fractional-id"),
     ],
 )  # fmt: skip
@@ -205,9 +205,10 @@ def test_offline_hint_names_the_grade_option(
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     stdin = json.dumps({"id": "3", "completion": "ANSWER: 1"}) + "\n" + GOOD
-    code, rows, err = run(["-", "--dataset", "gsm8k"], capsys, stdin)
+    code, rows, err = run(["-", "--dataset", "openai/gsm8k"], capsys, stdin)
     assert code == EXIT_SOME_FAILED and rows[1]["correct"]
     assert "--dataset PATH" in err and "-T dataset" not in err
+    assert "--dataset gsm8k" in err  # the same records, inside the package
     assert "its error is on stderr" in rows[0]["error"]
 
 
@@ -225,8 +226,8 @@ def test_offline_hint_names_the_grade_option(
 def test_stop_reason_marks_truncation_as_the_eval_does(
     fields: dict, truncated: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Cut off while thinking: no answer when truncated, the draft's number otherwise.
-    thinking = "<|im_start|>think Okay, 16 - 7 = 9, so \\boxed{18}. Wait, but the"
+    # Cut off while thinking: no answer when truncated, the thinking's number otherwise.
+    thinking = "<|im_start|>think Okay, 16 - 7 = 9, so 9 * 2 = 18 and \\boxed{18}."
     row = {"id": "t", "completion": thinking, "target": "18", **fields}
     code, rows, _ = run(["-"], capsys, json.dumps(row) + "\n")
     assert code == EXIT_ALL_GRADED

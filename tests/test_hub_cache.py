@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from gsm8k.data.bundled import bundled_location, gsm8k_test_record
 from gsm8k.data.splits import GSM8K_REVISION, load_split
 from gsm8k.task import gsm8k
 
@@ -52,7 +53,7 @@ def test_pinned_dataset_loads_from_warm_cache_offline(offline_cache: Path) -> No
         GSM8K_REVISION,
         {"main/test-00000-of-00001.parquet": ROWS, "main/train-00000-of-00001.parquet": ROWS},
     )
-    loaded = load_split("gsm8k", "test")
+    loaded = load_split("openai/gsm8k", "test")
     assert loaded.location == f"hf://openai/gsm8k@{GSM8K_REVISION}/main/test"
     assert loaded.revision == GSM8K_REVISION
     assert [r["question"] for r in loaded.records] == ROWS["question"]
@@ -60,35 +61,29 @@ def test_pinned_dataset_loads_from_warm_cache_offline(offline_cache: Path) -> No
 
 def test_platinum_records_the_commit_main_resolved_to(offline_cache: Path) -> None:
     commit = "0123456789abcdef0123456789abcdef01234567"
+    # Platinum's rows are paired with GSM8K test items by question (the bundled copy's 1 and 3).
+    originals = [gsm8k_test_record(1), gsm8k_test_record(3)]
     warm_cache(
         offline_cache,
         "madrylab/gsm8k-platinum",
         commit,
-        {"main/test-00000-of-00001.parquet": {**ROWS, "cleaning_status": ["consensus"] * 2}},
-        ref="main",
-    )
-    warm_cache(
-        offline_cache,
-        "openai/gsm8k",
-        GSM8K_REVISION,
         {
-            "main/train-00000-of-00001.parquet": {
-                "question": ["Different train question?"],
-                "answer": ["1 + 1\n#### 2"],
-            },
-            # Platinum's rows are paired with GSM8K test items by question (ids 1 and 3 here).
             "main/test-00000-of-00001.parquet": {
-                "question": ["Dropped 0?", ROWS["question"][0], "Dropped 2?", ROWS["question"][1]],
-                "answer": ["#### 1", ROWS["answer"][0], "#### 1", ROWS["answer"][1]],
-            },
+                "question": [r["question"] for r in originals],
+                "answer": [r["answer"] for r in originals],
+                "cleaning_status": ["consensus"] * 2,
+            }
         },
+        ref="main",
     )
     task = gsm8k(dataset="gsm8k-platinum", fewshot=1)
     assert task.metadata is not None
     assert task.metadata["dataset"] == f"hf://madrylab/gsm8k-platinum@{commit}/main/test"
     assert task.metadata["dataset_revision"] == commit
-    assert task.metadata["fewshot_dataset"] == f"hf://openai/gsm8k@{GSM8K_REVISION}/main/train"
-    assert [s.target for s in task.dataset] == ["7", "2.5"]
+    # Its examples come from GSM8K's train split: the copy inside the package, no hub needed.
+    assert task.metadata["fewshot_dataset"] == bundled_location("train")
+    assert task.metadata["fewshot_revision"] is None
+    assert [s.target for s in task.dataset] == ["3", "540"]
     assert [s.id for s in task.dataset] == [1, 3]
 
 
@@ -97,8 +92,8 @@ def test_hub_download_of_the_pinned_revision(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
-    test = load_split("gsm8k", "test")
+    test = load_split("openai/gsm8k", "test")
     assert len(test.records) == 1319
     assert test.records[0]["question"].startswith("Janet\u2019s ducks lay 16 eggs per day.")
-    assert len(load_split("gsm8k", "train").records) == 7473
+    assert len(load_split("openai/gsm8k", "train").records) == 7473
     assert len(load_split("gsm8k-platinum", "test").records) == 1209

@@ -313,7 +313,9 @@ def test_offline_without_examples_is_one_line_from_gsm8k_local(
     (platinum / "test.jsonl").write_text(
         '{"question": "What is 2 + 2?", "answer": "2 + 2 = 4\\n#### 4"}\n'
     )
-    assert main(["--log-dir", str(tmp_path / "logs"), "-T", f"dataset={platinum}"]) == 2
+    # Examples asked of the hub (the bundled train split would need nothing).
+    arguments = ["-T", f"dataset={platinum}", "-T", "fewshot_dataset=openai/gsm8k"]
+    assert main(["--log-dir", str(tmp_path / "logs"), *arguments]) == 2
     err = capsys.readouterr().err
     assert "gsm8k-local: " in err and "-T fewshot_dataset=PATH" in err
     assert "Traceback" not in err

@@ -149,10 +149,6 @@ def test_the_grader_reads_what_a_careful_human_reads(
 
 # --- The grader: holes (false accepts), each marked where it still fails ----------------------
 
-_HEDGE_FALLS_BACK = (
-    "a hedge refused by its rule falls through to the last-number guess, which reads the "
-    "second alternative"
-)
 _LOOP_STATES_OTHER = (
     "a loop after the answer that states another value without an answer phrase keeps the answer"
 )
@@ -161,28 +157,24 @@ _LOOP_STATES_OTHER = (
 FALSE_ACCEPTS: list[object] = [
     pytest.param("The answer is 18 or 20.", "20", False, None, id="answer-phrase-or"),
     pytest.param("The answer is between 18 and 20.", "20", False, None,
-                 marks=_hole(_HEDGE_FALLS_BACK), id="answer-phrase-range"),
+                 id="answer-phrase-range"),
     pytest.param("#### 18 or 20", "20", False, None, id="hash-or"),
     pytest.param("<answer>18 or 20</answer>", "20", False, None, id="answer-tag-or"),
-    pytest.param('{"answer": [18, 20]}', "20", False, None, marks=_hole(_HEDGE_FALLS_BACK),
-                 id="json-list"),
+    pytest.param('{"answer": [18, 20]}', "20", False, None, id="json-list"),
     pytest.param('{"answer": "18 or 20"}', "20", False, None, id="json-string-or"),
     pytest.param("Final answer: 18 or 20", "20", False, None, id="final-answer-or"),
     pytest.param("\\boxed{18} or \\boxed{20}", "20", False, None,
-                 marks=_hole("two boxes joined by 'or' read as the last box"), id="boxes-or"),
+                 id="boxes-or"),
     pytest.param("ANSWER: 18 and 20", "18", False, None,
-                 marks=_hole("'and' between two values is not taken for two values"),
                  id="answer-line-and"),
     pytest.param("ANSWER: 18, 20", "18", False, None,
-                 marks=_hole("an answer line listing two values reads the first"),
                  id="answer-line-comma-list"),
     pytest.param("ANSWER: 18 20", "18", False, None,
-                 marks=_hole("two values separated by a space read as the first"),
                  id="answer-line-two-values"),
     pytest.param("\\boxed{18, 20}", "18", False, None,
-                 marks=_hole("a box listing two values reads the first"), id="boxed-list"),
+                 id="boxed-list"),
     pytest.param("\\boxed{18 \\text{ or } 20}", "18", False, None,
-                 marks=_hole("a box holding a choice reads its first value"), id="boxed-or"),
+                 id="boxed-or"),
     pytest.param("ANSWER: 9 × 2", "9", False, None,
                  id="answer-line-product"),
     pytest.param("\\boxed{9 \\times 2}", "9", False, None,
@@ -193,8 +185,6 @@ FALSE_ACCEPTS: list[object] = [
                  id="answer-line-difference"),
     pytest.param("The answer is 9 + 9.", "9", False, None, id="answer-phrase-sum"),
     pytest.param("The answer is x - 14.", "14", False, None,
-                 marks=_hole("an answer phrase before a variable expression is passed over and "
-                             "the last-number guess reads the constant"),
                  id="answer-phrase-variable-expression"),
     pytest.param("ANSWER: x ≠ 18", "18", False, None, id="answer-line-not-equal"),
     pytest.param("ANSWER: x != 18", "18", False, None, id="answer-line-ascii-not-equal"),
@@ -231,16 +221,12 @@ FALSE_ACCEPTS: list[object] = [
                  marks=_hole("a smuggled answer table is read by the last-number guess"),
                  id="answer-key-table"),
     pytest.param('The reference solution says "#### 18". I could not solve it.', "18", False,
-                 QUESTION, marks=_hole("a quoted #### mark is read as the answer"),
-                 id="quoted-hash-mark"),
+                 QUESTION, id="quoted-hash-mark"),
     pytest.param("The expected format is \\boxed{18}. I think it's 20 but not sure.", "18",
-                 False, QUESTION, marks=_hole("a box given as a format example is read"),
-                 id="format-example-box"),
+                 False, QUESTION, id="format-example-box"),
     pytest.param('Respond as {"answer": 18}. My working: 9*2 = 20?', "18", False, QUESTION,
-                 marks=_hole("a JSON field given as a format example is read"),
                  id="format-example-json"),
     pytest.param("You asked: 'How much? ANSWER: 18' - I cannot answer.", "18", False, QUESTION,
-                 marks=_hole("an answer mark quoted from the prompt is read"),
                  id="quoted-answer-mark"),
     pytest.param("ANSWER: 18<|end|>\n<|assistant|>\nANSWER: 20", "20", False, None,
                  id="phi3-end-of-turn"),
@@ -251,9 +237,7 @@ FALSE_ACCEPTS: list[object] = [
     pytest.param("ANSWER: 18\n" + "Therefore she makes $20. " * 40, "18", True, None,
                  marks=_hole(_LOOP_STATES_OTHER), id="loop-therefore-other-value"),
     pytest.param("Maybe \\boxed{18}? Hmm, wait, I need to reconsider whether she eats", "18",
-                 True, None,
-                 marks=_hole("a questioned box in cut-off reasoning counts as delivered"),
-                 id="cut-questioned-box"),
+                 True, None, id="cut-questioned-box"),
     pytest.param("ANSWER: 18\nWait, actually that's wrong, she bakes with 4 so the real answer is",
                  "18", True, None,
                  marks=_hole("an answer line the cut-off text calls wrong counts as delivered"),

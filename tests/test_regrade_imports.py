@@ -145,10 +145,10 @@ def test_a_broken_line_is_reported_and_the_rest_graded(
     code, rows, err = run([str(path), "--format", "lm-eval"], capsys)
     assert code == EXIT_SOME_FAILED
     assert [row["error"] for row in rows if "error" in row] == [
-        "not JSON (Expecting property name enclosed in double quotes)"
+        "not valid JSON (Expecting property name enclosed in double quotes, column 2)"
     ]
     assert sum("correct" in row for row in rows) == 7
-    assert f"{path}: line 8: not JSON" in err
+    assert f"{path}: line 8: not valid JSON" in err
 
 
 def test_a_file_that_is_not_what_format_says_is_a_usage_error(

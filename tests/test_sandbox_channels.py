@@ -170,15 +170,26 @@ def test_the_sandbox_sees_only_memory_backed_filesystems() -> None:
     assert binds == [[str(root), "/"]], binds
     result = run_program(
         "import json, os\n"
-        "hidden = ('/proc', '/etc', '/usr/bin', '/usr/share', '/sys', '/tmp')\n"
-        "print(json.dumps([os.path.exists(p) for p in hidden] + [os.listdir('/usr')]))\n"
+        "hidden = ('/proc', '/etc', '/usr/share', '/sys', '/tmp')\n"
+        "dirs = {os.path.realpath(d) for d in ('/bin', '/usr/bin') if os.path.isdir(d)}\n"
+        "bins = {d: sorted(os.listdir(d)) for d in dirs}\n"
+        "print(json.dumps([[os.path.exists(p) for p in hidden], bins, os.listdir('/usr')]))\n"
         "ans = 1\n",
         LIMITS,
     )
     assert result.status == "ok", result
-    *present, usr = json.loads(result.stdout)
+    present, bins, usr = json.loads(result.stdout)
     assert not any(present), present
-    assert set(usr) <= {"lib", "lib64", "lib32", "local"}, usr
+    # The interpreter is copied in at its own path, wherever it lives (a Debian Python's is
+    # /usr/bin/python3.11, a pyenv or CI build's elsewhere): a program directory holds that
+    # one file or nothing, never the host's other programs.
+    interpreter = Path(python_runtime().executable)
+    expected = {str(interpreter.parent): [interpreter.name]}
+    assert {d: names for d, names in bins.items() if names} == {
+        d: names for d, names in expected.items() if d in bins
+    }, bins
+    runtime_top = {interpreter.parts[2]} if interpreter.parts[1] == "usr" else set()
+    assert set(usr) <= {"lib", "lib64", "lib32", "local", *runtime_top}, usr
 
 
 def test_the_image_holds_the_runtime_and_is_read_only() -> None:

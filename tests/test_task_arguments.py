@@ -67,7 +67,7 @@ def test_every_unknown_name_is_listed_with_the_closest_or_all_parameters() -> No
         f"-T colour=red: gsm8k has no parameter 'colour'; it takes {', '.join(TASK_PARAMETERS)}"
         in message
     )
-    assert "unknown" not in TASK_PARAMETERS and TASK_PARAMETERS[-1] == "mcp_start_timeout"
+    assert "unknown" not in TASK_PARAMETERS and TASK_PARAMETERS[-1] == "templates"
 
 
 def test_a_misspelt_parameter_is_refused_before_any_data_is_read() -> None:

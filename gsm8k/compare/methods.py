@@ -23,6 +23,7 @@ from gsm8k.compare.display import display_value
 from gsm8k.compare.results import GRADER, PAL_GRADER, Run
 from gsm8k.compare.settings import GENERATION_OPERATIONAL_FIELDS
 from gsm8k.compare.stats import summarize, wilson_interval
+from gsm8k.data.bundled import is_bundled_location
 from gsm8k.metrics.keys import MATCH
 from gsm8k.prompting.presets.registry import PRESETS
 
@@ -273,7 +274,8 @@ def _revision(s: dict[str, Any]) -> str:
     if s.get("dataset_revision"):
         return f"revision {s['dataset_revision']}"
     if s.get("dataset_sha256"):
-        return f"local file, sha256 {s['dataset_sha256']}"
+        kind = "bundled copy" if is_bundled_location(s.get("dataset")) else "local file"
+        return f"{kind}, sha256 {s['dataset_sha256']}"
     return "revision not recorded"
 
 

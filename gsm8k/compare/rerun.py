@@ -21,13 +21,16 @@ from inspect_ai.log import EvalLog
 
 import gsm8k
 from gsm8k.data.family.sources import FAMILY_DIR_ENV, is_variant
-from gsm8k.data.splits import DATA_DIR_ENV, is_hub_source
+from gsm8k.data.fresh.samples import FRESH_SOURCE, TEMPLATES_ENV
+from gsm8k.data.splits import DATA_DIR_ENV, is_named_source
 from gsm8k.settings.commands import absolute_location, command_line, inspect_program
 
 PACKAGE_DIR = Path(gsm8k.__file__).resolve().parent
 REGISTRY_PREFIX = "gsm8k/"
 """This package's tasks by entry point (``gsm8k/gsm8k``): a task file's absolute path does not
 load on Python 3.11 (``Non-relative patterns are unsupported``)."""
+ENTRY_POINT_TASKS = frozenset({"gsm8k", "gsm8k_memorization"})
+"""Tasks the entry point registers under their own name (the family tasks run as ``gsm8k``)."""
 
 
 def rerun_prefix(log: EvalLog) -> str:
@@ -45,6 +48,8 @@ def rerun_prefix(log: EvalLog) -> str:
     for name, value in passed.items():
         if name in ("dataset", "fewshot_dataset") and isinstance(value, str):
             value = _absolute_source(value, metadata.get(name))
+        if name == "templates" and isinstance(metadata.get("templates"), str):
+            value = metadata["templates"]  # the folder read, absolute: the command runs anywhere
         words += ["-T", f"{name}={_cli_value(value)}"]
     for name, value in (spec.model_args or {}).items():
         if value is not None:
@@ -93,6 +98,8 @@ def data_environment(log: EvalLog) -> dict[str, str]:
         location = _local(metadata.get("dataset"))
         if location is not None:
             environment[FAMILY_DIR_ENV] = str(location.parent.parent)
+    if dataset == FRESH_SOURCE and "templates" not in passed and metadata.get("templates"):
+        environment[TEMPLATES_ENV] = str(metadata["templates"])
     return environment
 
 
@@ -103,7 +110,8 @@ def _gsm8k_copy(metadata: dict[str, Any], passed: dict[str, Any]) -> str | None:
     if not by_name:
         return None
     exemplars = _local(metadata.get("fewshot_dataset"))
-    variant_folder = _local(metadata.get("dataset")) if dataset and is_variant(dataset) else None
+    family = bool(dataset) and (is_variant(str(dataset)) or dataset == FRESH_SOURCE)
+    variant_folder = _local(metadata.get("dataset")) if family else None
     fewshot_by_name = passed.get("fewshot_dataset") is None or _is_name(
         str(passed.get("fewshot_dataset"))
     )
@@ -114,8 +122,11 @@ def _gsm8k_copy(metadata: dict[str, Any], passed: dict[str, Any]) -> str | None:
         and (variant_folder is None or exemplars.parent != variant_folder.parent)
     ):
         return str(exemplars.parent)
+    if dataset == FRESH_SOURCE:  # its GSM8K originals, where a local copy supplied them
+        originals = _local(metadata.get("originals"))
+        return str(originals.parent) if originals is not None else None
     evaluated = _local(metadata.get("dataset"))
-    if evaluated is not None and not (dataset and is_variant(dataset)):
+    if evaluated is not None and not family:
         return str(evaluated.parent)
     return None
 
@@ -147,7 +158,7 @@ def _task(log: EvalLog) -> str:
         resolved = (file if file.is_absolute() else PACKAGE_DIR.parent / file).resolve()
         if resolved.is_relative_to(PACKAGE_DIR) and resolved.is_file():
             # The package's tasks (the family tasks too) run as the entry point's task.
-            return f"{REGISTRY_PREFIX}gsm8k"
+            return f"{REGISTRY_PREFIX}{name if name in ENTRY_POINT_TASKS else 'gsm8k'}"
         return f"{spec.task_file}@{name}"
     return spec.task
 
@@ -167,7 +178,7 @@ def _absolute_source(value: str, location: Any) -> str:
 
 
 def _is_name(source: str) -> bool:
-    return is_hub_source(source) or is_variant(source)
+    return is_named_source(source) or is_variant(source) or source == FRESH_SOURCE
 
 
 def _local(location: Any) -> Path | None:

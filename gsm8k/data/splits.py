@@ -1,8 +1,11 @@
-"""Where GSM8K records come from: the Hugging Face hub (pinned, cache first) or local JSONL files.
+"""Where GSM8K records come from: the copy inside the package, the Hugging Face hub (pinned, cache
+first), or local JSONL files.
 
 Sources, as the task's ``dataset`` parameter names them:
-* ``gsm8k`` (``openai/gsm8k``, config ``main``), ``gsm8k-socratic`` (config ``socratic``) and
-  ``gsm8k-platinum`` (``madrylab/gsm8k-platinum``, test only) on the hub;
+* ``gsm8k`` (the default): openai/grade-school-math's test and train files shipped in the package
+  (:mod:`gsm8k.data.bundled`), checked against their sha256; no network, no data folder;
+* ``openai/gsm8k`` (config ``main``, the same records), ``gsm8k-socratic`` (config ``socratic``)
+  and ``gsm8k-platinum`` (``madrylab/gsm8k-platinum``, test only) on the hub, pinned;
 * a local copy of those beside ``$GSM8K_DATA_DIR`` when there is one (``LOCAL_COPIES``): its
   ``test.jsonl``, its ``test_socratic.jsonl``, and ``../gsm8k-platinum/test.jsonl``;
 * a directory in the openai/grade-school-math layout (``test.jsonl``, ``train.jsonl``, and any other
@@ -14,7 +17,6 @@ Hub files come from the local Hugging Face cache when present; else the hub is p
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import socket
 from dataclasses import dataclass
@@ -23,6 +25,11 @@ from typing import Any
 from urllib.parse import urlparse
 
 from inspect_ai._util.error import PrerequisiteError
+
+from gsm8k.data.bundled import BUNDLED_SOURCE, bundled_split
+from gsm8k.data.jsonl import read_jsonl, read_jsonl_with_lines
+
+__all__ = ["read_jsonl", "read_jsonl_with_lines"]  # read here before gsm8k.data.jsonl existed
 
 DATA_DIR_ENV = "GSM8K_DATA_DIR"
 """Environment variable whose value, when set, is the default ``dataset`` (a local directory)."""
@@ -46,9 +53,12 @@ class HubDataset:
 
 GSM8K_REVISION = "cc7b047b6e5bb11b4f1af84efc572db110a51b3c"
 
+HUB_GSM8K = "openai/gsm8k"
+"""The ``dataset`` name of GSM8K on the hub: the bundled copy's records, downloaded."""
+
 HUB_DATASETS: dict[str, HubDataset] = {
     # The revision inspect_evals' gsm8k pins (inspect-evals 0.26.0), so both read the same files.
-    "gsm8k": HubDataset("openai/gsm8k", "main", GSM8K_REVISION, ("train", "test"), "gsm8k"),
+    HUB_GSM8K: HubDataset("openai/gsm8k", "main", GSM8K_REVISION, ("train", "test"), HUB_GSM8K),
     "gsm8k-socratic": HubDataset(
         "openai/gsm8k",
         "socratic",
@@ -57,9 +67,13 @@ HUB_DATASETS: dict[str, HubDataset] = {
         "gsm8k-socratic",
     ),
     # Platinum has no published pin; the commit `main` resolved to is recorded in every log.
-    "gsm8k-platinum": HubDataset("madrylab/gsm8k-platinum", "main", "main", ("test",), "gsm8k"),
+    # Its examples come from GSM8K's train split, the bundled one.
+    "gsm8k-platinum": HubDataset(
+        "madrylab/gsm8k-platinum", "main", "main", ("test",), BUNDLED_SOURCE
+    ),
 }
-DEFAULT_SOURCE = "gsm8k"
+DEFAULT_SOURCE = BUNDLED_SOURCE
+"""The bundled copy: a run needs neither network nor a data folder."""
 
 
 class DatasetUnavailableError(PrerequisiteError, RuntimeError):
@@ -75,11 +89,12 @@ class LoadedSplit:
 
     records: list[dict[str, Any]]
     location: str
-    """Human-readable origin: ``hf://openai/gsm8k@<sha>/main/test`` or an absolute file path."""
+    """Human-readable origin: ``bundled://openai/grade-school-math@<commit>/.../test.jsonl``,
+    ``hf://openai/gsm8k@<sha>/main/test`` or an absolute file path."""
     revision: str | None
-    """Hub commit the files came from, or ``None`` for local files."""
+    """Hub commit the files came from, or ``None`` for bundled and local files."""
     sha256: str | None
-    """Checksum of a local file, or ``None`` for hub files."""
+    """Checksum of a bundled or local file, or ``None`` for hub files."""
     split: str
     line_numbers: list[int] | None = None
     """For a local file, the line each record was read from (blank lines are allowed)."""
@@ -92,7 +107,7 @@ class LoadedSplit:
 
 
 def default_source() -> str:
-    """``$GSM8K_DATA_DIR`` when set, else the hub's ``gsm8k``."""
+    """``$GSM8K_DATA_DIR`` when set, else the bundled ``gsm8k``."""
     return os.environ.get(DATA_DIR_ENV) or DEFAULT_SOURCE
 
 
@@ -136,8 +151,18 @@ def local_copy(source: str, split: str) -> Path | None:
 
 
 def is_hub_source(source: str) -> bool:
-    """Whether ``source`` names a hub dataset rather than a local path."""
+    """Whether ``source`` names a hub dataset (``openai/gsm8k``, ``gsm8k-socratic``, ...)."""
     return source in HUB_DATASETS
+
+
+def is_named_source(source: str) -> bool:
+    """Whether ``source`` is a GSM8K-format dataset's name (bundled or hub), not a local path."""
+    return source == BUNDLED_SOURCE or source in HUB_DATASETS
+
+
+def known_names() -> str:
+    """The GSM8K-format dataset names, for messages."""
+    return ", ".join([BUNDLED_SOURCE, *HUB_DATASETS])
 
 
 def _candidates(source: str) -> list[Path]:
@@ -161,7 +186,7 @@ def validate_source(source: str, parameter: str) -> Path | None:
     Raises:
         ValueError: naming ``parameter`` and what to pass instead.
     """
-    if is_hub_source(source):
+    if is_named_source(source):
         return None
     path = resolve_path(source)
     if path is None:
@@ -173,7 +198,7 @@ def validate_source(source: str, parameter: str) -> Path | None:
             else f"{parameter}={source!r}"
         )
         raise ValueError(
-            f"{given} is neither a known dataset ({', '.join(HUB_DATASETS)}, or a GSM family "
+            f"{given} is neither a known dataset ({known_names()}, or a GSM family "
             f"name such as gsm-symbolic, gsm-plus, mgsm) nor an existing path (looked in "
             f"{looked}). Pass one of those names, a directory "
             "holding test.jsonl/train.jsonl, or a .jsonl file."
@@ -187,20 +212,24 @@ def validate_source(source: str, parameter: str) -> Path | None:
 
 
 def load_split(source: str, split: str, parameter: str = "dataset") -> LoadedSplit:
-    """Load the raw records of ``split`` from ``source`` (a hub name, directory or JSONL file).
+    """Load the raw records of ``split`` from ``source`` (the bundled ``gsm8k``, a hub name, a
+    directory or a JSONL file).
 
     A single JSONL file is its own split whatever ``split`` says.
 
     Raises:
         ValueError: the source or split does not exist, or a line is not a JSON object.
         DatasetUnavailableError: the hub is needed, unreachable, and nothing is cached.
+        BundledDataError: the package's copy does not match its published checksum.
     """
     path = validate_source(source, parameter)
     if path is None:
         copy = local_copy(source, split)
-        if copy is None:
-            return _load_hub_split(HUB_DATASETS[source], split, parameter, source)
-        return _load_file(copy, split)
+        if copy is not None:
+            return _load_file(copy, split)
+        if source == BUNDLED_SOURCE:
+            return load_bundled(split)
+        return _load_hub_split(HUB_DATASETS[source], split, parameter, source)
     if path.is_dir():
         file = path / f"{split}.jsonl"
         if not file.is_file():
@@ -211,6 +240,20 @@ def load_split(source: str, split: str, parameter: str = "dataset") -> LoadedSpl
             )
         path = file
     return _load_file(path, split if path.stem == split else path.stem)
+
+
+def load_bundled(split: str) -> LoadedSplit:
+    """The bundled copy's ``split`` (``test`` or ``train``), verified; each caller gets its own
+    list of records (the file is read once per process)."""
+    bundled = bundled_split(split)
+    return LoadedSplit(
+        records=[dict(record) for record in bundled.records],
+        location=bundled.location,
+        revision=None,
+        sha256=bundled.sha256,
+        split=split,
+        line_numbers=list(bundled.line_numbers),
+    )
 
 
 def _load_file(path: Path, split: str) -> LoadedSplit:
@@ -225,49 +268,8 @@ def _load_file(path: Path, split: str) -> LoadedSplit:
     )
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Read a JSONL file of objects; blank lines are allowed, anything else is an error.
-
-    Raises:
-        ValueError: naming the file and line of the first line that is not a JSON object or
-            not UTF-8.
-    """
-    return read_jsonl_with_lines(path)[0]
-
-
-def read_jsonl_with_lines(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
-    """:func:`read_jsonl`, with the line number of each record."""
-    records: list[dict[str, Any]] = []
-    line_numbers: list[int] = []
-    offset = 0
-    # Bytes, decoded line by line, so that text that is not UTF-8 is named by its line.
-    with path.open("rb") as lines:
-        for number, raw in enumerate(lines, start=1):
-            try:
-                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")  # a BOM is harmless
-            except UnicodeDecodeError as error:
-                raise ValueError(
-                    f"{path}:{number}: not UTF-8 (byte {raw[error.start]:#04x} at byte offset "
-                    f"{offset + error.start}); save the file as UTF-8 (JSON lines are UTF-8)."
-                ) from error
-            offset += len(raw)
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: not valid JSON ({error.msg}).") from error
-            if not isinstance(record, dict):
-                raise ValueError(
-                    f"{path}:{number}: expected a JSON object, got {type(record).__name__}."
-                )
-            records.append(record)
-            line_numbers.append(number)
-    return records, line_numbers
-
-
 def _load_hub_split(
-    hub: HubDataset, split: str, parameter: str, source: str = DEFAULT_SOURCE
+    hub: HubDataset, split: str, parameter: str, source: str = HUB_GSM8K
 ) -> LoadedSplit:
     if split not in hub.splits:
         raise ValueError(
@@ -280,8 +282,20 @@ def _load_hub_split(
         f"{hub.config}/{split}-*.parquet",
         split,
         hub.config,
-        _expected_copy(source, split) + offline_recipe(parameter, hub.repo_id),
+        _expected_copy(source, split)
+        + offline_recipe(parameter, hub.repo_id)
+        + (_bundled_alternative(parameter) if source == HUB_GSM8K else ""),
     )
+
+
+def _bundled_alternative(parameter: str) -> str:
+    """The same records without the hub: the copy inside the package."""
+    name = (
+        f"{parameter} {BUNDLED_SOURCE}"
+        if parameter.startswith("--")
+        else (f"-T {parameter}={BUNDLED_SOURCE}")
+    )
+    return f" The same records ship with the package: {name}."
 
 
 def _expected_copy(source: str, split: str) -> str:

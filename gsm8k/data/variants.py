@@ -9,17 +9,28 @@ question.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from inspect_ai.dataset import Sample
+from inspect_ai.dataset import MemoryDataset, Sample
 
+from gsm8k.data.bundled import BUNDLED_SOURCE
 from gsm8k.data.family.samples import normalize_question, variant_samples
 from gsm8k.data.family.sources import VARIANTS, is_variant, load_variant
+from gsm8k.data.fresh.samples import (
+    FRESH_SOURCE,
+    FreshOptions,
+    fresh_details,
+    fresh_set,
+    fresh_split,
+)
+from gsm8k.data.fresh.samples import fresh_options as fresh_options  # the task's import
 from gsm8k.data.splits import (
+    HUB_GSM8K,
     DatasetUnavailableError,
     LoadedSplit,
     default_source,
-    is_hub_source,
+    is_named_source,
     load_split,
     resolve_path,
 )
@@ -39,6 +50,12 @@ class EvaluationSet:
     """How logs name the set: ``gsm8k``, ``gsm8k-platinum``, ``mgsm-de``, a file's name, ..."""
     paired: bool
     """Whether every sample carries its GSM8K test index."""
+    details: dict[str, Any] = field(default_factory=dict)
+    """What else the log records about the set (fresh questions: seed, templates, skips)."""
+
+    def dataset(self) -> MemoryDataset:
+        """The samples as Inspect's dataset, named and located as the log records them."""
+        return MemoryDataset(self.samples, name=self.name, location=self.split.location)
 
 
 def evaluation_set(
@@ -46,6 +63,7 @@ def evaluation_set(
     split: str,
     language: str | None,
     records_to_samples: Callable[[LoadedSplit], list[Sample]],
+    fresh: FreshOptions | None = None,
 ) -> EvaluationSet:
     """Load the evaluated set named by ``source`` and pair its samples with GSM8K.
 
@@ -54,7 +72,18 @@ def evaluation_set(
         split: The split of a GSM8K-format source (variants have one evaluated split).
         language: MGSM's language (``dataset=mgsm`` only).
         records_to_samples: How GSM8K-format records become samples (the task's own rule).
+        fresh: The seed, count and templates of ``dataset=gsm-symbolic-fresh``.
     """
+    if source == FRESH_SOURCE and fresh is not None:
+        originals = gsm8k_test_split(source)
+        drawn = fresh_set(
+            fresh.folder, fresh.seed, fresh.per_template, gsm8k_records=lambda: originals.records
+        )
+        details = fresh_details(drawn) | {
+            "originals": originals.location,
+            "originals_sha256": originals.sha256,
+        }
+        return EvaluationSet(drawn.samples, fresh_split(drawn), FRESH_SOURCE, True, details)
     if is_variant(source):
         loaded = load_variant(VARIANTS[source], language)
         samples = variant_samples(
@@ -114,24 +143,36 @@ def is_gsm8k_layout(source: str) -> bool:
 def gsm8k_test_questions(source: str) -> list[str]:
     """The GSM8K test questions in order, from the default dataset (the hub's if that is
     ``source`` itself)."""
+    return [str(record.get("question", "")) for record in gsm8k_test_records(source)]
+
+
+def gsm8k_test_records(source: str) -> list[dict[str, Any]]:
+    """The GSM8K test records in order, from the default dataset (the bundled copy if that is
+    ``source`` itself)."""
+    return gsm8k_test_split(source).records
+
+
+def gsm8k_test_split(source: str) -> LoadedSplit:
+    """GSM8K's test split, from the default dataset (the bundled copy if that is ``source``
+    itself or a GSM-family name), with where it came from."""
     reference = default_source()
-    if reference == source or is_variant(reference):
-        reference = "gsm8k"
-    records = load_split(reference, EVALUATION_SPLIT, parameter="dataset").records
-    return [str(record.get("question", "")) for record in records]
+    if reference in (source, FRESH_SOURCE) or is_variant(reference):
+        reference = BUNDLED_SOURCE
+    return load_split(reference, EVALUATION_SPLIT, parameter="dataset")
 
 
 def _in_test_order(source: str, evaluation: LoadedSplit) -> bool:
     """Whether the split is GSM8K's test set itself (row k is test item k)."""
-    if source in ("gsm8k", "gsm8k-socratic"):
+    if source in (BUNDLED_SOURCE, HUB_GSM8K, "gsm8k-socratic"):
         return True
     return is_gsm8k_layout(source) and evaluation.split in ("test", "test_socratic")
 
 
 def _set_name(source: str, evaluation: LoadedSplit) -> str:
-    """How logs name the evaluated set: the hub name, or what the local files are."""
-    if is_hub_source(source):
-        return source
+    """How logs name the evaluated set: the dataset's name (GSM8K is ``gsm8k`` wherever it came
+    from), or what the local files are."""
+    if is_named_source(source):
+        return BUNDLED_SOURCE if source == HUB_GSM8K else source
     if is_gsm8k_layout(source):
         return {"test": "gsm8k", "test_socratic": "gsm8k-socratic"}.get(
             evaluation.split, f"gsm8k-{evaluation.split}"

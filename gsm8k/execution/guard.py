@@ -7,7 +7,9 @@ call a reply holds: one reply with thousands of calls takes tens of seconds and 
 before any budget can refuse them one by one. This solver calls the model through Inspect's
 generate one reply at a time (``tool_calls="none"``: same config, cache and limits) and turns
 both into that sample's scored failure: an empty reply is an empty completion (no answer), a
-flood of calls ends the sample with none of them run.
+flood of calls ends the sample with none of them run. Arguments that cannot be sent as they are
+(too deep, too large, not encodable: :mod:`gsm8k.execution.arguments`) make that call an error
+the model reads, before Inspect or a tool touches them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageAssistant, ModelOutput, execute_tools
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from gsm8k.execution.arguments import screen_call
 from gsm8k.grading.reasons import GUARD_KEY
 
 MAX_TOOL_CALLS_PER_REPLY = 16
@@ -46,6 +49,8 @@ def guarded_generate(max_tool_calls: int = MAX_TOOL_CALLS_PER_REPLY) -> Solver:
                 )
                 state.messages.pop()  # the calls will never get results; keep only its text
                 return _ended(state, state.output.model, reason, message.text)
+            for call in message.tool_calls:
+                screen_call(call)  # arguments no tool can take: the call's error, not the run's
             result = await execute_tools(state.messages, state.tools)
             state.messages.extend(result.messages)
             if result.output is not None:

@@ -139,6 +139,13 @@ def _sweep(parent: Path) -> None:
                 pass  # alive, someone else's process
 
 
+def sweep_orphaned_images() -> None:
+    """Remove every image of this user whose evaluator has exited (a ``gsm8k-mcp`` server killed
+    at a sample's time limit cannot remove its own); live ones are left alone."""
+    for parent in (Path(tempfile.gettempdir()), SHARED_MEMORY):
+        _sweep(parent)
+
+
 def _location() -> tuple[Path, bool]:
     """A fresh empty directory on a tmpfs for the image, and whether it is a mount of our own."""
     prefix = f"{IMAGE_PREFIX}{os.getpid()}-"
@@ -293,6 +300,15 @@ def build(root: Path, executable: str, stdlib: str, packages: tuple[Package, ...
 
 _LOCK = threading.Lock()
 _BUILT: list[Image] = []
+_ROOTS: list[Path] = []
+"""Every image root this process made (built or being built), for :func:`remove_own_images`."""
+
+
+def remove_own_images() -> None:
+    """Remove this process's images now (on a termination signal, where ``atexit`` does not
+    run); a sandbox still running on one keeps it until it ends (a lazy unmount)."""
+    for root in list(_ROOTS):
+        _remove(root)
 
 
 def runtime_image(executable: str, stdlib: str, packages: tuple[Package, ...]) -> Image:
@@ -306,6 +322,7 @@ def runtime_image(executable: str, stdlib: str, packages: tuple[Package, ...]) -
             return _BUILT[0]
         started = time.monotonic()
         root, mounted = _location()
+        _ROOTS.append(root)
         atexit.register(_remove, root)
         try:
             build(root, executable, stdlib, packages)

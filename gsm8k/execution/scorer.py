@@ -14,8 +14,10 @@ from gsm8k.execution.programs import extract_program
 from gsm8k.execution.result_line import MAX_RESULT_DIGITS
 from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits
 from gsm8k.grading import reasons
+from gsm8k.grading.limits import limit_reached
 from gsm8k.grading.numbers import DECIMAL_TOLERANCE, normalize, parse_gold, same_number
 from gsm8k.grading.reasons import GUARD_KEY, TRUNCATION_STOP_REASONS, engine_error, is_blank
+from gsm8k.grading.scorer import stop_reason
 from gsm8k.metrics.intervals import question_stderr, wilson_ci
 from gsm8k.metrics.rates import rates
 
@@ -53,7 +55,7 @@ def pal_grader(
 
     async def score(state: TaskState, target: Target) -> Score:
         # A sample the generate guard ended is a scored failure by design (see guard.py).
-        guarded = GUARD_KEY in state.metadata
+        guarded = GUARD_KEY in state.metadata or limit_reached() is not None
         failed_engine = None if guarded else engine_error(state.output)
         if failed_engine is not None:
             return Score.unscored(
@@ -97,7 +99,7 @@ def pal_grader(
                 explanation=f"Not graded, counted wrong: grading failed with {failure}.",
                 metadata=metadata | {"error": failure},
             )
-        truncated = state.output.stop_reason in TRUNCATION_STOP_REASONS
+        truncated = stop_reason(state.output) in TRUNCATION_STOP_REASONS
         return Score(
             value={
                 ACCURACY: float(correct),

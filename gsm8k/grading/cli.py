@@ -11,16 +11,14 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from inspect_ai._util.error import PrerequisiteError
-
 from gsm8k.grading import imports
-from gsm8k.grading.imports.regrade import Regraded, describe, headline, regrade_row
+from gsm8k.grading.imports.jsonlines import MAX_RECORD_BYTES, Line, parse_line, read_lines
 from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.reasons import TRUNCATION_STOP_REASONS
 from gsm8k.grading.verdict import Graded, grade_completion
@@ -43,8 +41,9 @@ input:   one JSON object per line: {{"id": 17, "completion": "...", "target": "4
          cut off at the token limit (the last number in it is then not used).
 output:  one JSON line per input line, in order: line, id, correct, answer, target,
          rule, format_followed, truncated. A line that cannot be graded (not JSON,
-         a missing field, a target that is not a number, text that is not UTF-8)
-         gets line, id and error instead; the other lines are still graded.
+         a missing field, a target that is not a number, text that is not UTF-8,
+         over {MAX_RECORD_BYTES // 2**20} MiB) gets line, id and error instead; the other
+         lines are still graded.
 programs: with --run-programs each line's program runs in the sandbox mode=pal uses
          ("program": code, or the code in "completion") and its result is graded
          (rule "program", plus the run's status and error). The result is read as
@@ -133,49 +132,20 @@ class TargetLookup:
         return targets
 
 
-def numbered_lines(stream: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
-    """``(line number, byte offset, raw line)`` for each line, without its line ending.
-
-    Lines are split on ``\\n`` only, so a U+2028 or a lone ``\\r`` inside a JSON string does not
-    split a record the way ``str.splitlines`` would.
-    """
-    offset = 0
-    for number, raw in enumerate(stream, start=1):
-        yield number, offset, raw.rstrip(b"\r\n")
-        offset += len(raw)
-
-
 ProgramGrader = Callable[[dict[str, Any], str, str], Graded]
 """Runs a row's program and grades its result (``--run-programs``): row, target, id."""
 
 
 def grade_line(
-    number: int,
-    offset: int,
-    raw: bytes,
+    line: Line,
     lookup: TargetLookup,
     programs: ProgramGrader | None = None,
 ) -> Graded | Failed:
     """Grade one input line; anything wrong with it becomes a :class:`Failed` naming why."""
-    try:
-        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")  # a BOM is harmless
-    except UnicodeDecodeError as error:
-        return Failed(
-            number,
-            None,
-            f"not UTF-8 (byte {raw[error.start]:#04x} at byte offset {offset + error.start} of the "
-            "file); re-encode the file as UTF-8",
-        )
-    if not text.strip():
-        return Failed(number, None, "empty line")
-    try:
-        row = json.loads(text)
-    except json.JSONDecodeError as error:
-        return Failed(number, None, f"not valid JSON ({error.msg}, column {error.colno})")
-    except RecursionError:
-        return Failed(number, None, "not valid JSON (nested too deeply)")
-    except ValueError as error:  # an integer literal of more than 4,300 digits
-        return Failed(number, None, f"not readable JSON ({str(error)[:120]})")
+    number = line.number
+    row, unreadable = parse_line(line)
+    if unreadable:
+        return Failed(number, None, unreadable)
     problem = _row_problem(row, programs is not None)
     raw_id = row.get("id") if isinstance(row, dict) else None
     sample_id = (
@@ -248,8 +218,31 @@ def program_grader(trust_model_code: bool) -> ProgramGrader:
     return grade_row
 
 
-def summary(graded: Sequence[Graded], failed: int = 0) -> str:
-    total = len(graded)
+@dataclass
+class Tally:
+    """Counts of graded completions: what the summary needs, in constant memory."""
+
+    total: int = 0
+    correct: int = 0
+    strict: int = 0
+    followed: int = 0
+    missing: int = 0
+
+    def add(self, graded: Graded) -> None:
+        self.total += 1
+        self.correct += graded.correct
+        self.strict += graded.correct and graded.format_followed
+        self.followed += graded.format_followed
+        self.missing += graded.answer is None
+
+
+def summary(graded: Sequence[Graded] | Tally, failed: int = 0) -> str:
+    if not isinstance(graded, Tally):
+        tally = Tally()
+        for one in graded:
+            tally.add(one)
+        graded = tally
+    total = graded.total
     unreadable = (
         f"; {failed} line{'s' if failed != 1 else ''} could not be graded" if failed else ""
     )
@@ -259,13 +252,10 @@ def summary(graded: Sequence[Graded], failed: int = 0) -> str:
     def rate(count: int) -> str:
         return f"{count}/{total} ({count / total:.1%})"
 
-    correct = sum(g.correct for g in graded)
-    strict = sum(g.correct and g.format_followed for g in graded)
-    followed = sum(g.format_followed for g in graded)
-    missing = sum(g.answer is None for g in graded)
     return (
-        f"graded {total} completions: accuracy {rate(correct)}, strict accuracy {rate(strict)}, "
-        f"format followed {rate(followed)}, no answer {rate(missing)}{unreadable}"
+        f"graded {total} completions: accuracy {rate(graded.correct)}, strict accuracy "
+        f"{rate(graded.strict)}, format followed {rate(graded.followed)}, no answer "
+        f"{rate(graded.missing)}{unreadable}"
     )
 
 
@@ -280,8 +270,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     parser.add_argument(
         "--dataset",
         default=None,
-        help="where to look up missing targets: a directory with test.jsonl, a .jsonl file, or "
-        "gsm8k / gsm8k-platinum from the hub (default: $GSM8K_DATA_DIR, else gsm8k)",
+        help="where to look up missing targets: a directory with test.jsonl, a .jsonl file, "
+        "gsm8k (the copy inside the package), or openai/gsm8k / gsm8k-platinum from the hub "
+        "(default: $GSM8K_DATA_DIR, else gsm8k)",
     )
     parser.add_argument("--split", default="test", help="split to look up ids in (default: test)")
     parser.add_argument(
@@ -310,6 +301,10 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     )
     args = parser.parse_args(argv)
     chosen = args.format
+    problem = None if args.file == "-" else imports.compressed(Path(args.file))
+    if problem:
+        print(f"gsm8k-grade: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     if chosen == "auto":
         chosen = "jsonl" if args.file == "-" else imports.detect(Path(args.file))
     if chosen != "jsonl":
@@ -322,6 +317,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         return regrade_file(Path(args.file), chosen, args.original)
     programs: ProgramGrader | None = None
     if args.run_programs:
+        # Inspect (~2 s to import) is loaded only for the inputs that use it: programs and logs.
+        from inspect_ai._util.error import PrerequisiteError
+
         try:
             programs = program_grader(args.trust_model_code)
         except PrerequisiteError as error:
@@ -338,36 +336,43 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         print(f"gsm8k-grade: cannot read {name}: {error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
     lookup = TargetLookup(args.dataset, args.split)
-    graded: list[Graded] = []
+    # Counts and the first failures only: memory stays flat however many lines the file has.
+    tally = Tally()
     failed: list[Failed] = []
+    failures = 0
     out = sys.stdout
     with source as stream:
-        for number, offset, raw in numbered_lines(stream):
-            result = grade_line(number, offset, raw, lookup, programs)
+        for line in read_lines(stream):
+            result = grade_line(line, lookup, programs)
             if isinstance(result, Failed):
-                failed.append(result)
+                failures += 1
+                if len(failed) < MAX_ERRORS_SHOWN:
+                    failed.append(result)
                 out.write(json.dumps(result.to_json()) + "\n")
             else:
-                graded.append(result)
-                out.write(json.dumps({"line": number, **result.to_json()}) + "\n")
+                tally.add(result)
+                out.write(json.dumps({"line": line.number, **result.to_json()}) + "\n")
     if lookup.error:
         # Named as the user gave it: an option they passed, or the default they did not choose.
         place = "--dataset" if args.dataset else "the default dataset (no --dataset given)"
         print(f"gsm8k-grade: {place}: {lookup.error}", file=sys.stderr)
-    for failure in failed[:MAX_ERRORS_SHOWN]:
+    for failure in failed:
         print(f"gsm8k-grade: {name}:{failure.line}: {failure.error}", file=sys.stderr)
-    if len(failed) > MAX_ERRORS_SHOWN:
+    if failures > MAX_ERRORS_SHOWN:
         print(
-            f"gsm8k-grade: … and {len(failed) - MAX_ERRORS_SHOWN} more lines with an 'error' "
+            f"gsm8k-grade: … and {failures - MAX_ERRORS_SHOWN} more lines with an 'error' "
             "field in the output",
             file=sys.stderr,
         )
-    print(summary(graded, len(failed)), file=sys.stderr)
-    return EXIT_SOME_FAILED if failed else EXIT_ALL_GRADED
+    print(summary(tally, failures), file=sys.stderr)
+    return EXIT_SOME_FAILED if failures else EXIT_ALL_GRADED
 
 
 def regrade_file(path: Path, format: str, original: str | None) -> int:
     """Re-grade an lm-eval samples file or an Inspect log: rows to stdout, headline to stderr."""
+    # The paired statistics need scipy (~2 s to import): loaded only for these formats.
+    from gsm8k.grading.imports.regrade import Regraded, describe, headline, regrade_row
+
     try:
         imported = imports.read(path, format, original)
     except (OSError, ValueError) as error:

@@ -46,6 +46,20 @@ _STATED = re.compile(
     r"[^\n\w]{0,20}+(?=[-−]?\d)",
     re.IGNORECASE | re.MULTILINE,
 )
+DOUBTED_DRAFT = (
+    "an answer stated once, then doubted in text cut off mid-sentence: a draft, not delivered"
+)
+# Words that take a stated answer back or start the working again: `Wait`, `Hmm`, `Actually`
+# opening a sentence, `let me re-read`, `I misread`. Courtesies after a delivered answer (`let me
+# know if anything is wrong`) are not doubt.
+_DOUBT = re.compile(
+    r"(?:^|[.!?:]\s++|\n)[ \t*_]*+(?:but[ \t,]++)?(?:wait|hmm+|actually|oops|no,|however)\b"
+    r"|\blet(?:'s|[ \t]+me)[ \t]+(?:re-?|double-?check|check[ \t]+(?:again|that|this|my)|verify"
+    r"|recalculate|recompute|redo|restart|start[ \t]+over)"
+    r"|\bI[ \t]+(?:misread|misunderstood)"
+    r"|(?<!if[ \t])\b(?:that|this)(?:'s|[ \t]+is)[ \t]+(?:wrong|incorrect|not[ \t]+right)",
+    re.IGNORECASE | re.MULTILINE,
+)
 _VALUE_WINDOW = 80
 """Characters after a mark in a loop's passage in which its value is read."""
 _REASONING_WINDOW = 2_000
@@ -168,3 +182,21 @@ def _reasoning_follows(text: str, snippet: str) -> bool:
 def _has_reasoning(text: str) -> bool:
     """Whether ``text`` has words other than markup, headings and template garbage."""
     return _WORD.search(_NOT_REASONING.sub(" ", text[:_REASONING_WINDOW])) is not None
+
+
+def doubted_draft(text: str, value: Decimal, snippet: str) -> bool:
+    """Whether an answer stated once was then doubted in the text after it (which the caller
+    knows to stop mid-sentence): `\\boxed{18}. Wait, I misread. Let me restart: …`.
+
+    A value that answer marks state at least twice, and no mark states another, was delivered
+    however the checks after it were cut: a long reasoning run that keeps boxing 18 gave 18.
+    """
+    stated = text.rfind(snippet)
+    if stated < 0 or _HEADING.search(snippet):
+        return False  # `Final Answer: 240` is a heading, delivered however the text runs on
+    after = text[stated + len(snippet) : stated + len(snippet) + _REASONING_WINDOW]
+    if _DOUBT.search(after) is None:
+        return False
+    values = _stated_values(text, len(text))
+    repeated = len(values) >= 2 and all(same_number(stated, value) for stated in values)
+    return not repeated

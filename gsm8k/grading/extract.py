@@ -51,13 +51,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal, get_args
 
-from gsm8k.grading.delivery import undelivered
+from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.marks import (
+    after_last_hash,
+    cut_restatement,
     final_heading_start,
     final_words,
+    hedged,
     opening_guess,
     without_dangling_marker,
+    without_example_marks,
 )
 from gsm8k.grading.numbers import join_split_numbers, normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
@@ -85,6 +89,7 @@ from gsm8k.grading.sections import (
     answer_sections,
     left_as_draft,
     stops_mid_sentence,
+    strip_padding,
 )
 from gsm8k.grading.sections import UNCLOSED_REASONING as UNCLOSED_REASONING
 from gsm8k.grading.sections import split_reasoning as split_reasoning
@@ -172,6 +177,11 @@ def extract_answer(
     Returns:
         The answer, the rule that found it, and whether the requested format was followed.
     """
+    unpadded = strip_padding(completion)
+    if unpadded is not None:
+        # A finished last sentence, then `\n\n\n…` or end-of-text tokens to the limit: the model
+        # delivered what it wrote before the padding.
+        completion, truncated = unpadded, False
     sections = answer_sections(join_split_numbers(completion), truncated)
     if sections.note == EMPTY_ANSWER:
         # `\boxed{12}.Final Answer:`: the boxed answer was complete; the marker adds nothing.
@@ -181,7 +191,7 @@ def extract_answer(
             return extract_answer(kept, truncated, question)
     if sections.note:
         return Extraction(None, "none", False, "", sections.note)
-    visible = sections.text
+    visible = without_example_marks(sections.text)
     reader = Reader(visible, question)
     stated = _cut_continuation(visible)  # an invented follow-up is no reasoning towards an answer
     guess = opening_guess(stated)
@@ -193,6 +203,9 @@ def extract_answer(
         if later is not None:
             return later
     found = _apply_rules(reader, completion, sections, truncated, True)
+    corrected = _correction_after_hash(reader, found, completion, sections, truncated)
+    if corrected is not None:
+        return corrected
     if found is not None:
         return found
     if sections.loop:
@@ -214,6 +227,12 @@ def _apply_rules(
     if isinstance(in_words, tuple):
         rule: Rule = "answer_line" if ANSWER_LINE.match(in_words[1]) else "answer_is"
         return _found(rule, in_words, completion, text, sections, truncated)
+    if in_words is not None and stops_mid_sentence(text):
+        # `Therefore, April has 10 plant pots left over.\n\nFinal answer: April has` and the cut:
+        # the finished sentence it was restating holds the delivered answer.
+        restated = cut_restatement(reader)
+        if restated is not None:
+            return _found("last_number", restated, completion, text, sections, False)
     if in_words is not None and _STATED_MARK.search(text) is None:
         # `ANSWER: eighteen dollars`, `最终答案：无法确定。` after numeric working: the model's
         # final statement holds no number, and the working's numbers are not its answer.
@@ -251,17 +270,50 @@ def _apply_rules(
     return None
 
 
+def _correction_after_hash(
+    reader: Reader,
+    found: Extraction | None,
+    completion: str,
+    sections: Sections,
+    truncated: bool,
+) -> Extraction | None:
+    """The answer a model states after its last ``#### N`` line, when it corrects that line
+    (`#### 18`, then `Wait, … The final answer is 20.`); ``None`` when nothing after the line
+    states another value, or the later statement is hedged (`maybe the answer is 22 if …`)."""
+    if found is None or found.rule != "hash_line":
+        return None
+    text = _cut_continuation(reader.text, reader.question_text)
+    start = after_last_hash(text)
+    if start is None:
+        return None
+    later = _apply_rules(reader.with_text(text[start:]), completion, sections, truncated, False)
+    if later is None or later.value is None or later.value == found.value:
+        return None
+    return None if hedged(text, later.text) else later
+
+
 def _found(
     rule: Rule, found: Found, completion: str, text: str, sections: Sections, truncated: bool
 ) -> Extraction:
     value, snippet = found
-    if not sections.loop and stops_mid_sentence(completion) and left_as_draft(text, snippet):
-        return Extraction(None, "none", False, "", CUT_AFTER_DRAFT)
+    if not sections.loop and stops_mid_sentence(completion):
+        if left_as_draft(text, snippet):
+            return Extraction(None, "none", False, "", CUT_AFTER_DRAFT)
+        if rule in _DRAFT_RULES and doubted_draft(text, value, snippet):
+            # `\boxed{18}.\n\nWait, I misread. Let me restart: …` and the cut: stated once, then
+            # doubted; a value restated by answer marks through the checks was delivered.
+            return Extraction(None, "none", False, "", DOUBTED_DRAFT)
     # A loop or cut after the answer keeps it only when it delivered it (gsm8k.grading.delivery).
     note = undelivered(found, rule, text, sections, truncated)
     if note:
         return Extraction(None, "none", False, "", note)
     return Extraction(value, rule, rule == "answer_line", snippet)
+
+
+_DRAFT_RULES = frozenset(("boxed", "answer_is", "last_number"))
+"""Rules whose answer, stated once and then doubted in cut-off text, is a draft: a box or an
+answer phrase written in the working. An answer line, `####`, tag or JSON field is the format's
+final statement, delivered however the text runs on."""
 
 
 def _cut_continuation(completion: str, question: str | None = None) -> str:

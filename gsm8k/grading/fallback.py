@@ -20,8 +20,15 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 _NOT_BEFORE_NUMBER = re.compile(r"(?:\bnot|n['’]t)[ \t]+$|(?:≠|!=)[ \t]*$", re.IGNORECASE)
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
-_LIST_MARKER = re.compile(r"[.)][ \t]")
+# A list marker has its item on its line: a bare ` 18. ` line is a number, not a marker.
+_LIST_MARKER = re.compile(r"[.)][ \t]++[^\s]")
 _LINE_START_BEFORE = re.compile(r"\n[ \t]*$")
+# A sentence end, except the period of a title or common abbreviation (`Mrs. Smith pays $20`).
+_SENTENCE_END = re.compile(
+    r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\betc)"
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)(?<!\bNo)"
+    rf"(?:{SENTENCE_END.pattern})"
+)
 
 
 def find_last_number(reader: Reader) -> Found | None:
@@ -64,6 +71,9 @@ class _Sentence:
     last: Found | None = None
     last_restates: bool = False
     fresh: Found | None = None
+    kept: Found | None = None
+    """The last number that does not restate the question (`run **10 cycles** … for $1.`)."""
+    bold: Found | None = None
     wanted: bool = False
 
 
@@ -87,13 +97,17 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         restated_question = question and "=" not in text[sentence_start:end]
         if sentence.last is not None and not restated_question:
             # "Maya spends $45 on the 9 notebooks.": the 9 restates the question, 45 is computed.
-            chosen = sentence.fresh if sentence.last_restates and sentence.fresh else sentence.last
+            # When the answer is itself a number of the question, the sentence's emphasized
+            # (bold) number, else its last number that is not restated, is the one it computed.
+            chosen = sentence.last
+            if sentence.last_restates:
+                chosen = sentence.fresh or sentence.bold or sentence.kept or sentence.last
             result.last = chosen
             result.saw_wanted = result.saw_wanted or sentence.wanted
             result.only_question = bool(reader.question) and sentence.fresh is None
         sentence, sentence_start = _Sentence(), end + 1
 
-    ends = SENTENCE_END.finditer(text, start)
+    ends = _SENTENCE_END.finditer(text, start)
     end = next(ends, None)
     for match in reader.numbers.finditer(text, start):
         while end is not None and end.start() < match.start():
@@ -119,14 +133,54 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         found = (value, text[match.start() : number_end])
         in_question = abs(value) in reader.question
         sentence.last = found
-        sentence.last_restates = in_question and restates_question(
-            text, match.start(), number_end, value, reader.quantities
+        bold = _in_bold(text, sentence_start, match.start())
+        sentence.last_restates = (
+            in_question
+            and not bold
+            and restates_question(
+                text, match.start(), number_end, value, reader.quantities, sentence_start
+            )
         )
-        if not in_question:
+        if not in_question and not _derived_restatement(reader, text, number_end):
             sentence.fresh = found
+        if bold:
+            sentence.bold = found
+        if not sentence.last_restates:
+            sentence.kept = found
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
     close_sentence(len(text) if end is None else end.start())
     return result
+
+
+def _derived_restatement(reader: Reader, text: str, end: int) -> bool:
+    """Whether a computed number is restated with the question quantity it was derived from
+    (`after paying $1800 for all 4 phones`): a total over the question's items, not the answer
+    the sentence gives before it."""
+    if not reader.question:
+        return False
+    tail = _DERIVED_TAIL.match(text, end)
+    if tail is None:
+        return False
+    number = reader.numbers.match(text, tail.end())
+    value = None if number is None else value_with_fraction(number, text)
+    return value is not None and abs(value) in reader.question
+
+
+# A total followed by the question quantity it covers: `$1800 for all 4 phones`.
+_DERIVED_TAIL = re.compile(
+    r"(?:[ \t]++[A-Za-z]{1,20}+){0,2}?[ \t]++(?:for|on|in|across|over)[ \t]++"
+    r"(?:all[ \t]++(?:of[ \t]++)?(?:the[ \t]++)?|(?:the|each|every|those|these|her|his|their)"
+    r"[ \t]++)?(?=\$?\d)"
+)
+
+
+def _in_bold(text: str, sentence_start: int, position: int) -> bool:
+    """Whether ``position`` is inside a markdown bold span opened in its sentence (bounded)."""
+    return text.count("**", max(sentence_start, position - _BOLD_LOOK), position) % 2 == 1
+
+
+_BOLD_LOOK = 200
+"""Characters before a number in which the bold span around it is looked for."""
 
 
 def _starts_line(text: str, position: int) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.reader import UNIT_FACTORS, Found, Reader
 from gsm8k.grading.words import number_in_words
 
@@ -82,6 +83,44 @@ def opening_guess(text: str) -> int | None:
         return None
     rest = text[opening.end() :]
     return opening.end() if _LATER_MARK.search(rest) or "answer" in rest.lower() else None
+
+
+_HASH_MARK = re.compile(r"####[ \t]*[-−$]?\d[^\n]*")
+_STATEMENT_AFTER_HASH = re.compile(
+    r"\\boxed|^[ \t*_#>`-]*(?:final[ \t]+)?answer[ \t*_#>`-]*[:：]"
+    r"|\b(?:final[ \t]+|correct[ \t]+)?answer[ \t*_]*(?:is|would[ \t]+be|[:：])[^\n\d]{0,20}\d",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A statement the model does not commit to: `maybe the final answer is 22`, `22 if we count …`.
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|might|could|I[ \t]+think|I[ \t]+believe|if|unless"
+    r"|not[ \t]+sure)\b|\?",
+    re.IGNORECASE,
+)
+_HEDGE_LOOK = 40
+
+
+def after_last_hash(text: str) -> int | None:
+    """Where the text after the last ``#### N`` line starts, when an answer statement (a
+    ``\\boxed{}``, an answer line, "the answer is N") follows it there: a ``####`` written from the
+    prompt's format before the model corrected itself is not its final answer."""
+    last = None
+    for mark in _HASH_MARK.finditer(text):
+        last = mark
+    if last is None or _STATEMENT_AFTER_HASH.search(text, last.end()) is None:
+        return None
+    return last.end()
+
+
+def hedged(text: str, snippet: str) -> bool:
+    """Whether the statement ``snippet`` (in ``text``) is hedged: `maybe`, `I think`, `if`, a
+    question mark in it or just before it."""
+    stated = text.rfind(snippet)
+    if stated < 0:
+        return False
+    around = text[max(0, stated - _HEDGE_LOOK) : stated + len(snippet)]
+    line_start = around.rfind("\n") + 1
+    return _HEDGE.search(around, line_start) is not None
 
 
 def closing_hash(reader: Reader) -> Found | None:
@@ -184,3 +223,77 @@ def _unit_of(text: str, start: int, end: int) -> str | None:
 def _names_unit(asked: str, unit: str) -> bool:
     stem = unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
     return re.search(rf"\b{re.escape(stem)}", asked) is not None
+
+
+_RESTATED_LOOK = 600
+"""Characters before a cut final statement in which the sentence it restates is looked for."""
+_OPENING_WORDS = re.compile(
+    r"^(?:therefore|so|thus|hence|in[ \t]+total|in[ \t]+conclusion|finally)\b[ \t,]*",
+    re.IGNORECASE,
+)
+_SPACES = re.compile(r"\s+")
+
+
+def cut_restatement(reader: Reader) -> Found | None:
+    """The number of the finished sentence that a final statement cut off in words was restating
+    (`Therefore, April has 10 plant pots left over.` then `Final answer: April has`), else
+    ``None``. The cut statement's words must open that sentence (after `Therefore`, `So`, …)."""
+    text = reader.text
+    last = None
+    for statement in _COLON_STATEMENT.finditer(text):
+        last = statement
+    if last is None:
+        return None
+    words = _SPACES.sub(" ", last.group("value").strip(" \t*_`")).lower()
+    if len(words.split()) < 2:
+        return None
+    before = text[max(0, last.start() - _RESTATED_LOOK) : last.start()].rstrip()
+    sentence_start = max(before.rfind(mark, 0, len(before) - 1) for mark in ".!\n") + 1
+    sentence = before[sentence_start:].strip()
+    opening = _SPACES.sub(" ", _OPENING_WORDS.sub("", sentence)).lower()
+    if not opening.startswith(words) or _DIGIT.search(sentence) is None:
+        return None
+    return find_last_number(reader.with_text(sentence))
+
+
+_MARK = (
+    r"(?:####[ \t]*[-−$]?\d[\d,.]*|\\boxed[ \t]*\{[^{}\n]{0,40}\}"
+    r"|\{[ \t]*[\"']answer[\"'][ \t]*:[^{}\n]{0,40}\}|answer[ \t]*[:：][ \t]*[-−$]?\d[\d,.]*)"
+)
+# An answer mark quoted, or given as an example of the format: `The reference solution says
+# "#### 18".`, `The expected format is \\boxed{18}.`, `Respond as {"answer": 18}.`
+_MARK_PATTERN = re.compile(_MARK, re.IGNORECASE)
+_QUOTE_OPENED_BEFORE = re.compile(r"(?:[\"“‘]|(?<![A-Za-z])')[^\"“”‘’'\n]{0,40}\Z")
+_QUOTE_CLOSED_AFTER = re.compile(r"[^\"“”‘’'\n]{0,10}?(?:[\"”’]|'(?![A-Za-z]))")
+_FORMAT_EXAMPLE_BEFORE = re.compile(
+    r"\b(?:format(?:[ \t]+(?:is|would[ \t]+be|should[ \t]+be)|[ \t]*:)"
+    r"|in[ \t]+the[ \t]+form(?:[ \t]+of)?|respond[ \t]+(?:as|with|like)|reply[ \t]+(?:as|with|like)"
+    r"|such[ \t]+as|for[ \t]+example|for[ \t]+instance|e\.g\.)[ \t:,]*\Z",
+    re.IGNORECASE,
+)
+_QUOTE_LOOK = 42
+_EXAMPLE_LOOK = 40
+
+
+def without_example_marks(text: str) -> str:
+    """The text with quoted answer marks and marks given as format examples blanked out: they
+    show the format or quote someone else (`The reference solution says "#### 18".`, `The
+    expected format is \\boxed{18}.`, `Respond as {"answer": 18}.`); they are not the model's
+    answer. Each mark is judged by bounded windows around it, so the cost stays linear."""
+    spans = []
+    for mark in _MARK_PATTERN.finditer(text):
+        quoted = _QUOTE_OPENED_BEFORE.search(
+            text, max(0, mark.start() - _QUOTE_LOOK), mark.start()
+        ) and _QUOTE_CLOSED_AFTER.match(text, mark.end())
+        example = _FORMAT_EXAMPLE_BEFORE.search(
+            text, max(0, mark.start() - _EXAMPLE_LOOK), mark.start()
+        )
+        if quoted or example:
+            spans.append((mark.start(), mark.end()))
+    if not spans:
+        return text
+    pieces, position = [], 0
+    for start, end in spans:
+        pieces += [text[position:start], " " * (end - start)]
+        position = end
+    return "".join([*pieces, text[position:]])

@@ -201,6 +201,12 @@ def value_with_fraction(match: re.Match[str], text: str) -> Decimal | None:
         return _with_power(value, power, text)
     if _TOWER.match(text, match.end()):
         return None  # a power or exponent that cannot be read whole: never its base or mantissa
+    repeating = _REPEATING.match(text, match.end())
+    if repeating is not None and match.group("exponent") is None:
+        return _with_repetend(value, match, repeating)
+    scale = _scale_after(match, text)
+    if scale is not None:
+        return value * scale  # `$18k`, `18 thousand`, `$1.8 million`: the value, not its digits
     tail = _FRACTION_TAIL.match(text, match.end())
     if tail is None or match.group("decimals") is not None or match.group("exponent") is not None:
         return value
@@ -212,6 +218,49 @@ def value_with_fraction(match: re.Match[str], text: str) -> Decimal | None:
     except ArithmeticError:
         # A numerator beyond the decimal context's exponent range (a million digits).
         return None
+
+
+_SCALE_WORDS = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_SCALE_WORDS |= {"trillion": 10**12}
+_SCALE_LETTERS = {"k": 1000, "m": 10**6, "mn": 10**6, "b": 10**9, "bn": 10**9}
+# A scale after a number: a word (`18 thousand`, `\\text{ million}`), or a letter attached to it
+# (`18k`, `18M`; `B`, `bn`, `mn` only after a currency sign: `$1.8B`).
+_SCALE = re.compile(
+    r"(?:[ \t]?|[ \t]*\\(?:text|mathrm)\{[ \t]*)"
+    r"(?P<word>hundred|thousand|million|billion|trillion)(?![-A-Za-z])"
+    r"|(?P<letter>[kK]|M|B|bn|mn)(?![A-Za-z0-9])"
+)
+
+
+def _scale_after(match: re.Match[str], text: str) -> Decimal | None:
+    """The factor a scale word or suffix right after a number multiplies it by, or ``None``."""
+    scale = _SCALE.match(text, match.end())
+    if scale is None or match.group("exponent") is not None:
+        return None
+    if scale.group("word"):
+        return Decimal(_SCALE_WORDS[scale.group("word").lower()])
+    letter = scale.group("letter")
+    if letter not in ("k", "K", "M") and not _CURRENCY.search(match.group(0)):
+        return None
+    return Decimal(_SCALE_LETTERS[letter.lower()])
+
+
+_CURRENCY = re.compile(r"[$£€¥₹]")
+# A repeating decimal: `18.\\overline{3}`, `18.\\bar{3}`, `18.(3)`, `0.1\\overline{6}`.
+_REPEATING = re.compile(
+    r"\.?\\(?:overline|bar|dot)[ \t]*\{[ \t]*(?P<latex>\d{1,20})[ \t]*\}"
+    r"|\.\((?P<plain>\d{1,20})\)"
+)
+
+
+def _with_repetend(value: Decimal, match: re.Match[str], repeating: re.Match[str]) -> Decimal:
+    """``value`` with its repeating digits (`18.\\overline{3}` is 18.333…, never 18)."""
+    digits = repeating.group("latex") or repeating.group("plain")
+    decimals = match.group("decimals")
+    places = len(decimals) - 1 if decimals and decimals[0] in ".\u066b" else 0
+    part = Decimal(int(digits)) / (Decimal(10) ** len(digits) - 1) / Decimal(10) ** places
+    negative = value < 0 or (value == 0 and bool(match.group("sign")))
+    return value - part if negative else value + part
 
 
 def number_from_match(match: re.Match[str]) -> Decimal | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.reader import EXPRESSION, HEDGED, SENTENCE_END, Found, Reader
 from gsm8k.grading.rules import NoAnswer
 
 VALUE_WINDOW = 200
@@ -50,6 +50,12 @@ _FILLER = re.compile(
     r"|donc|alors|bien|entonces|así|equivale[ \t]+a|равен|равна|равно|будет|примерно)(?!\w))*",
     re.IGNORECASE,
 )
+_RANGE_OR_EXPRESSION = re.compile(
+    r"(?:between|from)[ \t]+\\?[$£€¥₹]?[ \t]?\d[\d,.]*[ \t]*[A-Za-z]{0,12}[ \t]*(?:and|to)"
+    r"[ \t]+\\?[$£€¥₹]?\d"
+    r"|(?![aAI][ \t])[A-Za-z][ \t]*[-+*/×−][ \t]*\d",
+    re.IGNORECASE,
+)
 _DIGIT_RUN = re.compile(r"[\d,. \u00a0\u202f]*")
 _NUMBER_START = re.compile(r"[-−]?[$£€¥₹]?[ \t]?\d|[dt]?frac\{")
 
@@ -68,6 +74,11 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
             window += run.group(0) if run else ""
         filler = _FILLER.match(window)
         rest = window[filler.end() if filler else 0 :]
+        if last and _RANGE_OR_EXPRESSION.match(rest):
+            # "The answer is between 18 and 20.", "The answer is x - 14.": not one number, and
+            # the last-number guess would read a number inside it.
+            range_given = rest[:1].lower() in ("b", "f")
+            return NoAnswer(HEDGED if range_given else EXPRESSION)
         if not _NUMBER_START.match(rest):
             # "The answer is the amount she has left": prose, not a number.
             continue

@@ -18,7 +18,7 @@ import re
 from decimal import Decimal
 from functools import lru_cache
 
-from gsm8k.grading.numbers import NUMBER_PATTERN, number_from_match
+from gsm8k.grading.numbers import NUMBER_PATTERN, value_with_fraction
 from gsm8k.grading.words import SMALL_NUMBER_WORDS
 
 _QUESTION_LIMIT = 20_000
@@ -28,9 +28,22 @@ _WORD = re.compile(r"[A-Za-z]+")
 # notebooks`, `for her 3 friends`, `in 4 days`, `of all 12 cupcakes`.
 _RESTATING_BEFORE = re.compile(
     r"(?:\b(?:the|on|for|of|in|from|with|per|to|over|after|by|into|among|between|across|all|these"
-    r"|those|her|his|their|its|our|each)[ \t]+\$?)$",
+    r"|those|her|his|their|its|our|each|next|first|last|remaining|other)[ \t]+\$?)$",
     re.IGNORECASE,
 )
+# A preposition before a number that ends its sentence: `for the down payment of $10,000.`
+_PREPOSITION_BEFORE = re.compile(
+    r"\b(?:on|for|of|in|from|with|per|over|after|by|into|among|between|across)[ \t]+\$?$",
+    re.IGNORECASE,
+)
+_SENTENCE_ENDS_AFTER = re.compile(r"[ \t*_]*(?:[.!,;]|$)")
+# A clause that restates the question's premises: `…, where each page has 450 words.`
+_PREMISE_CLAUSE = re.compile(
+    r",[ \t]+(?:where|since|given[ \t]+that|given|because|as|with|if)\b[^.!?\n,]*$",
+    re.IGNORECASE,
+)
+_PREMISE_LOOK = 80
+"""Characters before a number in which the clause that opens it is looked for."""
 _NOUN_AFTER = re.compile(r"[ \t]*[A-Za-z]")
 _LIST_BEFORE = re.compile(r",[ \t]+\$?$")
 _VERB_BEFORE = re.compile(r"\b([A-Za-z]+)[ \t]+\$?$")
@@ -43,7 +56,7 @@ _RESULT_VERBS = frozenset(
     )
 )
 """Verbs whose object is the answer itself (`she has 9 notebooks`), not a restated quantity."""
-_WORD_AFTER = re.compile(r"[ \t]?-?[ \t]?(?P<word>[A-Za-z]{2,20})")
+_WORD_AFTER = re.compile(r"[ \t]?-?[ \t]?(?P<word>[A-Za-z]{2,20}|%)")
 _RESTATING_LOOK = 16
 """Characters before a number in which its restating word is looked for (a bounded look)."""
 
@@ -61,7 +74,9 @@ def question_numbers(question: str | None) -> frozenset[Decimal]:
     text = question[:_QUESTION_LIMIT]
     values: set[Decimal] = set()
     for match in NUMBER_PATTERN.finditer(text):
-        value = number_from_match(match)
+        if text[max(0, match.start() - 1) : match.start()] == "/":
+            continue  # a denominator: `1/3 pound` states one third, not 3
+        value = value_with_fraction(match, text)
         if value is not None:
             values.add(abs(value))
     for word in _WORD.finditer(text):
@@ -79,8 +94,9 @@ def question_quantities(question: str | None) -> frozenset[tuple[Decimal, str]]:
     text = question[:_QUESTION_LIMIT]
     pairs: set[tuple[Decimal, str]] = set()
     for match in NUMBER_PATTERN.finditer(text):
-        value = number_from_match(match)
-        word = _WORD_AFTER.match(text, match.end())
+        value = value_with_fraction(match, text)
+        end = _FRACTION_END.match(text, match.end())
+        word = _WORD_AFTER.match(text, end.end() if end else match.end())
         if value is not None and word is not None:
             pairs.add((abs(value), _stem(word.group("word"))))
     for found in _WORD.finditer(text):
@@ -97,21 +113,51 @@ def restates_question(
     end: int,
     value: Decimal,
     quantities: frozenset[tuple[Decimal, str]] = frozenset(),
+    sentence_start: int = 0,
 ) -> bool:
     """Whether the number at ``text[start:end]`` stands as a restated quantity of the question:
-    after a determiner or preposition and before the noun it counts (`on the 9 notebooks`), or
-    followed by the word that follows it in the question (`3 times a week`)."""
+    after a determiner or preposition and before the noun it counts (`on the 9 notebooks`), after
+    a preposition at the end of its sentence (`the down payment of $10,000.`), in a clause of
+    premises (`, where each page has 450 words`), or followed by the word that follows it in the
+    question (`3 times a week`, `30% of it`)."""
     before = text[max(0, start - _RESTATING_LOOK) : start]
     if _RESTATING_BEFORE.search(before) is not None and _NOUN_AFTER.match(text, end) is not None:
         return True
+    if _PREPOSITION_BEFORE.search(before) and _SENTENCE_ENDS_AFTER.match(text, end):
+        return True
     if _LIST_BEFORE.search(before) is not None:
         return True  # `…540 meters a week, 3 times a week`
-    word = _WORD_AFTER.match(text, end)
+    clause = text[max(sentence_start, start - _PREMISE_LOOK) : start]
+    if _PREMISE_CLAUSE.search(clause) is not None:
+        return True
+    return quantity_after(text, end, value, quantities, before)
+
+
+def quantity_after(
+    text: str,
+    end: int,
+    value: Decimal,
+    quantities: frozenset[tuple[Decimal, str]],
+    before: str | None = None,
+) -> bool:
+    """Whether the number ending at ``end`` is followed by the word that follows it in the
+    question (`8 pens`, `30% of it`), not as the object of a verb that states a result."""
+    fraction = _FRACTION_END.match(text, end)
+    word = _WORD_AFTER.match(text, fraction.end() if fraction else end)
     if word is None or (abs(value), _stem(word.group("word"))) not in quantities:
         return False
-    # `… spends $45 buying 9 notebooks` restates; `… she has 9 notebooks` states a result.
+    if before is None:
+        return True
+    # `… spends $45 buying 9 notebooks` restates; `… she has 9 notebooks` states a result, and
+    # `… to make 80 meatballs` names the purpose the question set.
     verb = _VERB_BEFORE.search(before)
-    return verb is None or verb.group(1).lower() not in _RESULT_VERBS
+    if verb is None or verb.group(1).lower() not in _RESULT_VERBS:
+        return True
+    return _PURPOSE_BEFORE.search(before, 0, verb.start()) is not None
+
+
+_PURPOSE_BEFORE = re.compile(r"\bto[ \t]+$", re.IGNORECASE)
+_FRACTION_END = re.compile(r"[ \t]?/[ \t]?\d{1,50}(?![\d.,])")
 
 
 def _stem(word: str) -> str:

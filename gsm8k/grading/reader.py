@@ -20,7 +20,7 @@ from gsm8k.grading.numbers import (
     uses_dot_thousands,
     value_with_fraction,
 )
-from gsm8k.grading.question import question_numbers, question_quantities
+from gsm8k.grading.question import quantity_after, question_numbers, question_quantities
 
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
@@ -37,14 +37,20 @@ PLACEHOLDER = re.compile(
     re.IGNORECASE,
 )
 _AMBIGUOUS_DOT = re.compile(r"\d\.\d{3}(?!\d)")
-# The fraction of a mixed number, right after its whole part: `3 2/5`, `12\frac{1}{3}`, `5 ½`,
-# `18½`.
+_LATEX_NUMERATOR = re.compile(r"\\[dt]?frac[ \t]*\{[ \t]*-?$")
+_LATEX_DENOMINATOR = re.compile(r"\\[dt]?frac[ \t]*\{[^{}]{0,50}\}[ \t]*\{[ \t]*-?$")
+_FRACTION_LOOK = 64
+# The fraction of a mixed number, right after its whole part: `3 2/5`, `12\\frac{1}{3}`, `5 ½`,
+# `18½`, `18-1/2`, `18 and 1/2`, `18 and a half`, `18\\,\\frac{1}{2}`, `18\\tfrac12`.
 _MIXED_FRACTION = re.compile(
-    r"(?:[ \t]{1,2}|[ \t]?(?=\\))(?:(?P<top>\d{1,4})[ \t]?/[ \t]?(?P<bottom>\d{1,4})(?![\d.,/])"
-    r"|\\[dt]?frac[ \t]?\{[ \t]?(?P<ltop>\d{1,4})[ \t]?\}"
-    r"[ \t]?\{[ \t]?(?P<lbottom>\d{1,4})[ \t]?\})"
+    r"(?:[ \t]{1,2}|-|[ \t]and[ \t]|[ \t]?(?=\\))(?:\\[,;: ]|~)?[ \t]?"
+    r"(?:(?P<top>\d{1,4})[ \t]?/[ \t]?(?P<bottom>\d{1,4})(?![\d.,/])"
+    r"|\\[dt]?frac[ \t]?(?:\{[ \t]?(?P<ltop>\d{1,4})[ \t]?\}"
+    r"[ \t]?\{[ \t]?(?P<lbottom>\d{1,4})[ \t]?\}|(?P<stop>\d)(?P<sbottom>\d)(?!\d)))"
     r"|[ \t]?(?P<vulgar>[¼½¾⅐-⅞])"
+    r"|[ \t]and[ \t](?:a|one)[ \t](?P<word>half|third|quarter)(?![A-Za-z])"
 )
+_WORD_FRACTIONS = {"half": (1, 2), "third": (1, 3), "quarter": (1, 4)}
 _VULGAR_FRACTIONS = {"¼": (1, 4), "½": (1, 2), "¾": (3, 4), "⅐": (1, 7), "⅑": (1, 9)}
 _VULGAR_FRACTIONS |= {"⅒": (1, 10), "⅓": (1, 3), "⅔": (2, 3), "⅕": (1, 5), "⅖": (2, 5)}
 _VULGAR_FRACTIONS |= {"⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8)}
@@ -57,18 +63,44 @@ _VARIABLE_AFTER = re.compile(r"[ \t]*[-+*×−/][ \t]*(?![aAI](?![A-Za-z]))[A-Za
 _VARIABLE_LOOK = 8
 # Arithmetic on the stated value (`9 × 2`, `9*2`, `\\boxed{9 \\times 2}`, `20 - 2`): its first
 # operand is not the answer. A power of ten (`1.2 \\times 10^{5}`, `5×10⁴`) is one number.
+# Every operator glyph counts: the minus sign `−` (U+2212), `x` between two numbers, the dots
+# `·` and `⋅`, `∗`, `÷`, `\\cdot`.
 _OPERATION = re.compile(
-    r"[ \t]*+(?:[×*÷+]|\\times|\\cdot|\\div|(?<=[ \t])-)[ \t]*+\\?[$£€¥₹]?"
+    r"[ \t]*+(?:[×*÷+−·⋅∗∙]|\\times|\\cdot|\\div|(?<=[ \t])[-x](?=[ \t]))[ \t]*+\\?[$£€¥₹]?"
     r"(?!10[ \t]*(?:\^|\*\*|[⁰¹²³⁴-⁹]))\d"
 )
-# Two values offered as alternatives: `18 or 20`, `18 dollars or 20 dollars`, `18–20`.
-_ALTERNATIVE = re.compile(r"[ \t]*(?:[A-Za-z$%]{1,12}[ \t]*)?(?:\(?[ \t]*or[ \t]+|–[ \t]*)")
+# A function of the stated number, or words that make it an operand: `\\sqrt{18}`, `√18`,
+# `twice 18`, `half of 18`; `18 squared`, `18% of 50`, `18\\pi`, `18π`, `\\boxed{18!}`.
+_FUNCTION_BEFORE = re.compile(
+    r"(?:\\sqrt[ \t]*(?:\[[^\]]{0,8}\])?[ \t]*\{?|√|∛|\b(?:twice|double|triple|thrice"
+    r"|half[ \t]+of|square[ \t]+root[ \t]+of|sqrt\(?|log|ln|sin|cos|tan))[ \t]*\\?[$£€¥₹]?[ \t]*$",
+    re.IGNORECASE,
+)
+_FUNCTION_AFTER = re.compile(
+    r"[ \t]*(?:\\?%|[ \t]*percent)[ \t]+of[ \t]+\\?[$£€¥₹]?\d"
+    r"|[ \t]*(?:squared|cubed|to[ \t]+the[ \t]+power)\b|[ \t]*(?:\\pi\b|π)"
+    r"|!(?=[ \t]*(?:$|[=+*×/}]))",
+    re.IGNORECASE,
+)
+_FUNCTION_LOOK = 24
+# Two values offered as alternatives or side by side: `18 or 20`, `18 dollars or 20 dollars`,
+# `18–20`, `18 and 20`, `18, 20`, `18 20`, `18 \\text{ or } 20`. The unit word is a word of its
+# own: `$168 for 2 weeks` is not `$168 f` or `2`.
+_ALTERNATIVE = re.compile(
+    r"[ \t]*+(?:[A-Za-z$%]{1,12}(?![A-Za-z])[ \t]*+)?"
+    r"(?:\(?[ \t]*(?<![A-Za-z])(?:or|and)[ \t]+|–[ \t]*|,[ \t]+"
+    r"|\\(?:text|mathrm)\{[ \t]*(?:or|and)[ \t]*\}[ \t]*)"
+    r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
+)
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
 """Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
 cents, …): two values in this ratio may be one answer written twice."""
 EXPRESSION = "the stated answer is an expression with a variable, not a number"
 HEDGED = "the stated answer offers two different values"
 ARITHMETIC = "the stated answer is arithmetic still to be done, not its result"
+FUNCTION = (
+    "the stated answer is a function of a number (a root, a power, a percent of), not a value"
+)
 
 
 class Reader:
@@ -102,12 +134,30 @@ class Reader:
         if stated is None or self._refused(stated) is not None:
             return None
         for match in self.numbers.finditer(stated):
-            if stated[max(0, match.start() - 1) : match.start()] == "/":
+            before = stated[max(0, match.start() - _FRACTION_LOOK) : match.start()]
+            if before.endswith("/") or _LATEX_DENOMINATOR.search(before):
                 continue  # a denominator, read with its numerator
-            value = self.value_at(match, stated)
+            numerator = _LATEX_NUMERATOR.search(before)
+            value = (
+                parse_number(stated[match.start() - len(numerator.group(0)) :])
+                if numerator is not None  # `\frac{4}{3}` is 4/3, never 4 or 3
+                else self.value_at(match, stated)
+            )
             if value is not None and abs(value) not in self.question:
-                return value
+                return -value if value > 0 and self._loss_for_profit(stated) else value
         return None
+
+    def opens_with_question_quantity(self, snippet: str) -> bool:
+        """Whether a stated answer opens with a quantity of the question, its noun included,
+        and goes on to another number (`8 pens will cost $12.00` when the question asks about
+        8 pens): the first number restates the question, it is not the answer."""
+        if not self.question:
+            return False
+        first = self._first_number(snippet)
+        if first is None or NUMBER_PATTERN.search(snippet, first.end()) is None:
+            return False
+        value = self.value_at(first, snippet)
+        return value is not None and quantity_after(snippet, first.end(), value, self.quantities)
 
     @cached_property
     def dot_thousands(self) -> bool:
@@ -125,10 +175,20 @@ class Reader:
         if stated is None or self._refused(stated) is not None:
             return None
         mixed = self._mixed(stated)
-        if mixed is not None:
-            return mixed
-        dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
-        return parse_number(stated.replace("\\%", "%"), dot_thousands)
+        if mixed is None:
+            dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
+            mixed = parse_number(stated.replace("\\%", "%"), dot_thousands)
+        if mixed is not None and mixed > 0 and self._loss_for_profit(stated):
+            return -mixed  # `a loss of $18` when the question asks for the profit is -18
+        return mixed
+
+    def _loss_for_profit(self, stated: str) -> bool:
+        """Whether a stated value is called a loss while the question asks for a profit."""
+        first = self._first_number(stated)
+        if first is None or not _LOSS_BEFORE.search(stated[: first.start()]):
+            return False
+        asked = _asked_sentence(self.question_text)
+        return bool(_PROFIT.search(asked)) and not _LOSS_WORD.search(asked)
 
     def refusal(self, snippet: str) -> str | None:
         """Why a stated answer holds a number that is not its value (an expression, a hedge)."""
@@ -141,7 +201,17 @@ class Reader:
         return mixed[0] if mixed is not None else value_with_fraction(match, text)
 
     def mixed_at(self, match: re.Match[str], text: str) -> tuple[Decimal, int] | None:
-        """A mixed number whose whole part is ``match``: its value and where it ends."""
+        """A mixed number whose whole part is ``match``: its value and where it ends; or one
+        quantity in two units (`1 hour 30 minutes`), read in the unit the question asks for."""
+        compound = self._compound_at(match, text)
+        if compound is not None:
+            return compound
+        clock = _CLOCK.match(text, match.end())
+        if clock is not None and not match.group("decimals") and not match.group("sign"):
+            hour = number_from_match(match)
+            if hour is not None and hour <= _HOURS:
+                # `2:00 pm` is 2, never its minutes; `2:30` is 2.5 hours.
+                return hour + Decimal(int(clock.group("minutes"))) / 60, clock.end()
         if match.group("decimals") or match.group("exponent"):
             return None
         fraction = _MIXED_FRACTION.match(text, match.end())
@@ -149,14 +219,39 @@ class Reader:
             return None
         if fraction.group("vulgar"):
             top, bottom = _VULGAR_FRACTIONS[fraction.group("vulgar")]
+        elif fraction.group("word"):
+            top, bottom = _WORD_FRACTIONS[fraction.group("word").lower()]
         else:
-            top = int(fraction.group("top") or fraction.group("ltop"))
-            bottom = int(fraction.group("bottom") or fraction.group("lbottom"))
+            top = int(fraction.group("top") or fraction.group("ltop") or fraction.group("stop"))
+            bottom = int(
+                fraction.group("bottom") or fraction.group("lbottom") or fraction.group("sbottom")
+            )
         whole = number_from_match(match)
         if whole is None or not 0 < top < bottom:
             return None  # `3 4/2` is not a mixed number: a list, or working
         part = Decimal(top) / Decimal(bottom)
         return (whole - part if whole < 0 else whole + part), fraction.end()
+
+    def _compound_at(self, match: re.Match[str], text: str) -> tuple[Decimal, int] | None:
+        """`1 hour 30 minutes`, `5 feet 6 inches`, `$18 and 50 cents`: the value in the larger
+        unit, or in the smaller one when the question asks for it (`How many minutes …?`)."""
+        found = _COMPOUND.match(text, match.end())
+        if found is None or match.group("exponent"):
+            return None
+        big = found.group("big")
+        small = _unit_key(found.group("small"))
+        if big is None and small != "cent" and not _CURRENCY_SIGN.search(match.group(0)):
+            return None  # `18 and 30 minutes`: no unit for the 18, not one quantity
+        pair = _UNIT_PAIRS.get((_unit_key(big or "dollars"), small))
+        whole = number_from_match(match)
+        part = parse_number(found.group("part"))
+        if pair is None or whole is None or part is None or whole < 0:
+            return None
+        factor = Decimal(pair)
+        asked = _asked_sentence(self.question_text)
+        if asked and _UNIT_WORDS[small].search(asked):
+            return whole * factor + part, found.end()
+        return whole + part / factor, found.end()
 
     def _stated(self, snippet: str) -> str | None:
         if PLACEHOLDER.fullmatch(snippet):
@@ -187,16 +282,94 @@ class Reader:
             return EXPRESSION
         if _OPERATION.match(stated, first.end()):
             return ARITHMETIC
+        function_before = stated[max(0, first.start() - _FUNCTION_LOOK) : first.start()]
+        if _FUNCTION_BEFORE.search(function_before) or _FUNCTION_AFTER.match(stated, first.end()):
+            return FUNCTION
+        if self.mixed_at(first, stated) is not None:
+            return None  # `18 and 1/2`, `1 hour 30 minutes`: one value
         alternative = _ALTERNATIVE.match(stated, first.end())
         second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
         if second is not None:
             one, other = number_from_match(first), number_from_match(second)
-            if one is not None and other is not None and not _same_quantity(one, other):
+            if one is not None and other is not None and not same_quantity(one, other):
                 return HEDGED
         return None
 
 
-def _same_quantity(one: Decimal, other: Decimal) -> bool:
+_UNIT_NAMES = {
+    "hour": r"hours?|hrs?|h",
+    "minute": r"minutes?|mins?",
+    "second": r"seconds?|secs?",
+    "day": r"days?",
+    "week": r"weeks?",
+    "year": r"years?",
+    "month": r"months?",
+    "foot": r"feet|foot|ft",
+    "inch": r"inch(?:es)?|in",
+    "yard": r"yards?|yds?",
+    "pound": r"pounds?|lbs?",
+    "ounce": r"ounces?|oz",
+    "dollar": r"dollars?",
+    "cent": r"cents?|¢",
+    "meter": r"meters?|metres?|m",
+    "centimeter": r"centimeters?|centimetres?|cm",
+    "kilogram": r"kilograms?|kg",
+    "gram": r"grams?|g",
+}
+_UNIT_PAIRS = {
+    ("hour", "minute"): 60,
+    ("minute", "second"): 60,
+    ("day", "hour"): 24,
+    ("week", "day"): 7,
+    ("year", "month"): 12,
+    ("foot", "inch"): 12,
+    ("yard", "foot"): 3,
+    ("pound", "ounce"): 16,
+    ("dollar", "cent"): 100,
+    ("meter", "centimeter"): 100,
+    ("kilogram", "gram"): 1000,
+}
+"""Pairs of units one quantity is written in (`1 hour 30 minutes`), with their ratio."""
+_UNIT_WORDS = {
+    name: re.compile(rf"\b(?:{pattern.split('|')[0]})\b", re.IGNORECASE)
+    for name, pattern in _UNIT_NAMES.items()
+}
+_ANY_UNIT = "|".join(_UNIT_NAMES.values())
+_COMPOUND = re.compile(
+    rf"[ \t]?(?:(?P<big>{_ANY_UNIT})(?![A-Za-z])[ \t]{{0,2}}+,?[ \t]{{0,2}}+(?:and[ \t]{{1,2}}+)?"
+    rf"|[ \t]and[ \t]{{1,2}}+)(?P<part>\d{{1,3}}(?:\.\d{{1,6}})?)"
+    rf"[ \t]?(?P<small>{_ANY_UNIT})(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_CURRENCY_SIGN = re.compile(r"[$£€¥₹]")
+# A clock time: `2:00 pm`, `14:30`, `9:05 a.m.` (minutes 00–59, two digits).
+_CLOCK = re.compile(
+    r":(?P<minutes>[0-5]\d)(?![\d:])(?:[ \t]?(?:[ap]\.?m\.?)(?![A-Za-z]))?", re.IGNORECASE
+)
+_HOURS = 24
+_LOSS_BEFORE = re.compile(r"\b(?:loss|lost|lose|loses|deficit)\b[^\d\n]{0,12}$", re.IGNORECASE)
+_PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
+_LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")
+_QUESTION_LOOK = 20_000
+
+
+def _unit_key(written: str) -> str:
+    """The unit a written unit word names (`hrs` is `hour`), or ``""``."""
+    for name, pattern in _UNIT_NAMES.items():
+        if re.fullmatch(pattern, written, re.IGNORECASE):
+            return name
+    return ""
+
+
+def _asked_sentence(question: str | None) -> str:
+    """The question's sentences that ask (end with a question mark), lower-cased."""
+    if not question:
+        return ""
+    sentences = re.split(r"(?<=[.!?])\s+", question[:_QUESTION_LOOK])
+    return " ".join(sentence for sentence in sentences if "?" in sentence).lower()
+
+
+def same_quantity(one: Decimal, other: Decimal) -> bool:
     """Whether two values may be one quantity in two units (`2 hours or 120 minutes`)."""
     if one == other:
         return True

@@ -13,7 +13,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 
 from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading
-from gsm8k.grading.reader import Found, Reader
+from gsm8k.grading.reader import HEDGED, Found, Reader, same_quantity
 
 NOT_A_NUMBER_BOXED = "the final \\boxed{} answer holds no number"
 
@@ -28,10 +28,12 @@ ANSWER_LINE = re.compile(
     rf"^{DECORATION}answer{DECORATION}[:：][ \t*_`]*(?P<value>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
-_HASH_LINE = re.compile(r"####[ \t]*(?P<value>[^\n]*)")
+# A line's value ends at a second mark: `#### 140. (Correction: …) #### 45` holds two statements.
+_HASH_LINE = re.compile(r"####[ \t]*(?P<value>(?:[^#\n]|#(?!###))*+)")
 _JSON_ANSWER = re.compile(
     r"[\"'](?:final[_ ])?answer[\"'][ \t]*:[ \t]*"
-    r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*))",
+    r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*)"
+    r"|\[(?P<list>[^\[\]\n]{0,200})\])",
     re.IGNORECASE,
 )
 _ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]*)", re.IGNORECASE)
@@ -108,9 +110,14 @@ def find_answer_line(reader: Reader) -> Found | NoAnswer | None:
             refused = reader.refusal(value.strip())
             if refused is not None:
                 return NoAnswer(refused)
-            computed = reader.computed_value(value.strip()) if explains else None
+            computed = (
+                reader.computed_value(value.strip())
+                if explains or reader.opens_with_question_quantity(value.strip())
+                else None
+            )
             if computed is not None:
-                # `Answer: Tom's age 10 years from now is 54.`: 10 restates the question.
+                # `Answer: Tom's age 10 years from now is 54.`, `Answer: 8 pens will cost
+                # $12.00.`: 10 and `8 pens` restate the question.
                 return computed, match.group(0).strip()
         found = _answer_line_value(match, reader)
         if found is not None:
@@ -165,6 +172,16 @@ def _opens_explanation(value: str) -> bool:
 def find_json(reader: Reader) -> Found | NoAnswer | None:
     text = reader.text
     for index, match in enumerate(reversed(list(_JSON_ANSWER.finditer(text)))):
+        listed = match.group("list")
+        if listed is not None:
+            # `{"answer": [18, 20]}`: a list is an answer only when it holds one value.
+            read = (reader.value_of(item.strip(" \t\"'")) for item in listed.split(","))
+            values = {value for value in read if value is not None}
+            if index == 0 and len(values) > 1:
+                return NoAnswer(HEDGED)
+            if len(values) == 1:
+                return values.pop(), match.group(0).strip()
+            continue
         snippet = match.group("double") or match.group("single") or match.group("bare") or ""
         refused = _final_refusal(index, snippet, reader)
         if refused is not None:
@@ -192,7 +209,10 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
     spans = boxed_spans(reader.text)
     if not spans:
         return None
-    start, end = box_in_asked_unit(reader, spans, reader.question_text) or spans[-1]
+    asked = box_in_asked_unit(reader, spans, reader.question_text)
+    if asked is None and _boxes_offered_as_choice(reader, spans):
+        return NoAnswer(HEDGED)  # `\\boxed{18} or \\boxed{20}`: two answers, not one
+    start, end = asked or spans[-1]
     content = reader.text[start:end]
     value = reader.value_of(content)
     if value is None:
@@ -200,6 +220,25 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
         # not a number, and a number from the working before it is not what the model delivered.
         return NoAnswer(reader.refusal(content) or NOT_A_NUMBER_BOXED)
     return value, f"\\boxed{{{content}}}"
+
+
+_BOX_CHOICE = re.compile(r"[\s$\\()\[\].]*(?:,|or|and)[\s$\\()\[\]]*\\boxed[ \t]*\{", re.IGNORECASE)
+
+
+def _boxes_offered_as_choice(reader: Reader, spans: list[tuple[int, int]]) -> bool:
+    """Whether the last two boxes are joined by `or`, `and` or a comma and state two values."""
+    if len(spans) < 2:
+        return False
+    (first_start, first_end), (second_start, second_end) = spans[-2], spans[-1]
+    between = reader.text[first_end + 1 : second_start]
+    if len(between) > _CHOICE_GAP or _BOX_CHOICE.fullmatch(between) is None:
+        return False
+    one = reader.value_of(reader.text[first_start:first_end])
+    other = reader.value_of(reader.text[second_start:second_end])
+    return one is not None and other is not None and not same_quantity(one, other)
+
+
+_CHOICE_GAP = 40
 
 
 def find_a_line(reader: Reader) -> Found | None:
@@ -220,12 +259,21 @@ def boxed_spans(text: str) -> list[tuple[int, int]]:
     """
     spans: list[tuple[int, int]] = []
     stack: list[tuple[bool, int]] = []
+    # Braces opened more than _BOXED_LIMIT characters back can no longer close a span: they are
+    # only counted, so a million unclosed ``{`` take a counter, not a million stack entries.
+    buried = 0
     for brace in re.finditer(r"\\boxed[ \t]*\{|[{}]", text):
         if brace.group(0) != "}":
             stack.append((brace.group(0) != "{", brace.end()))
+            if len(stack) > 2 * _BOXED_LIMIT:
+                recent = bisect_right(stack, brace.end() - _BOXED_LIMIT - 1, key=lambda e: e[1])
+                buried += recent
+                del stack[:recent]
         elif stack:
             boxed, start = stack.pop()
             if boxed and brace.start() - start <= _BOXED_LIMIT:
                 spans.append((start, brace.start()))
+        elif buried:
+            buried -= 1
     spans.sort()
     return spans

@@ -29,6 +29,7 @@ from inspect_ai.solver import TaskState
 
 from gsm8k.grading import reasons
 from gsm8k.grading.extract import Extraction
+from gsm8k.grading.limits import limit_reached
 from gsm8k.grading.reasons import (
     GUARD_KEY,
     MCP_FAILURE_KEY,
@@ -116,7 +117,9 @@ def gsm8k_grader(beside: Scorer | None = None) -> Scorer:
             failure = str(state.metadata[MCP_FAILURE_KEY])
             explanation = f"Not scored: {failure}."
             return Score.unscored(reason=reasons.MCP_SERVER_FAILED, explanation=explanation)
-        guarded = GUARD_KEY in state.metadata
+        # A sample the guard ended, or one a limit ended, is the model's scored failure even
+        # when its output looks like an engine's error (see gsm8k.grading.limits).
+        guarded = GUARD_KEY in state.metadata or limit_reached() is not None
         if len(state.output.completion) > OFF_LOOP_CHARACTERS:
             # Grading is linear but a long flood still takes CPU time: off the event loop, the
             # other samples of the run go on meanwhile.
@@ -150,7 +153,7 @@ def score_output(
             f"{_clip(failed_engine)}",
             metadata={"error": _clip(failed_engine)},
         )
-    truncated = output.stop_reason in TRUNCATION_STOP_REASONS
+    truncated = stop_reason(output) in TRUNCATION_STOP_REASONS
     reasoning = has_reasoning_parts(output)
     try:
         extraction, correct = extract_and_compare(output.completion, target, truncated, question)
@@ -199,7 +202,7 @@ def abnormal_reason(output: ModelOutput, extraction: Extraction, truncated: bool
     follows from the cut); a correct answer outside the ``ANSWER:`` line is still
     ``invalid_response_format`` (it fails ``strict_accuracy``).
     """
-    if output.stop_reason == "content_filter":
+    if stop_reason(output) == "content_filter":
         return reasons.REFUSAL
     if truncated:
         return reasons.TRUNCATED
@@ -208,6 +211,12 @@ def abnormal_reason(output: ModelOutput, extraction: Extraction, truncated: bool
     if extraction.answer is None or not extraction.format_followed:
         return reasons.INVALID_RESPONSE_FORMAT
     return None
+
+
+def stop_reason(output: ModelOutput) -> str | None:
+    """The output's stop reason; ``None`` for an output with no choices (Inspect's placeholder
+    when a limit ended the sample before any reply, graded as an empty completion)."""
+    return output.choices[0].stop_reason if output.choices else None
 
 
 def has_reasoning_parts(output: ModelOutput) -> bool:

@@ -106,6 +106,7 @@ _HARMONY_FINAL = re.compile(
     r"<\|channel\|>[ \t]*final(?:[ \t][^<>\n]{0,80})?<\|message\|>|(?<![A-Za-z])assistantfinal"
 )
 _HARMONY_WORKING = re.compile(r"<\|channel\|>[ \t]*(?:analysis|commentary)|\A\s*analysis(?=\S)")
+_HARMONY_USER = re.compile(r"<\|start\|>[ \t]*user")
 _HARMONY_END = re.compile(r"<\|(?:end|return|start|call)\|>")
 _LETTER = re.compile(r"[^\W\d_]")
 _OPEN_ENDS = frozenset(",;:=+-/(\\$")
@@ -214,6 +215,11 @@ def _final_channel(completion: str) -> tuple[str, bool] | None:
     """The last harmony final channel and ``True``; ``("", False)`` for analysis with no final
     channel; ``None`` when the text is not written in harmony channels."""
     final = None
+    first = _HARMONY_FINAL.search(completion)
+    invented = _HARMONY_USER.search(completion, first.end()) if first else None
+    if invented is not None:
+        # A user turn the model wrote after its final answer, then a second final: invented.
+        completion = completion[: invented.start()]
     raw = "<|channel|>" in completion
     for found in _HARMONY_FINAL.finditer(completion):
         if raw and not found.group(0).startswith("<"):
@@ -317,6 +323,37 @@ def stops_mid_sentence(text: str, longer_than: int = 0) -> bool:
     last = stripped[-1]
     in_word = last.isalpha() or unicodedata.category(last) in ("Mn", "Mc")
     return last in _OPEN_ENDS or (in_word and last < _FIRST_UNPUNCTUATED)
+
+
+def strip_padding(text: str) -> str | None:
+    """The text before a run of padding that filled the rest of the token budget, when the text
+    before it is finished; ``None`` when it ends in no such run.
+
+    Padding is whitespace and end-of-text or start-of-text tokens (`\\n\\n\\n…`,
+    `<｜begin▁of▁sentence｜>` repeated) of at least :data:`PADDING_CHARS` characters: a model that
+    finished its last sentence and then emitted them until the limit delivered that sentence. The
+    run is stripped from the end, one token at a time, in linear time.
+    """
+    end = len(text)
+    while True:
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        token = _PADDING_TOKEN.search(text, max(0, end - _PADDING_TOKEN_LOOK), end)
+        if token is None:
+            break
+        end = token.start()
+    if len(text) - end < PADDING_CHARS or end == 0 or stops_mid_sentence(text[:end]):
+        return None
+    return text[:end]
+
+
+PADDING_CHARS = 20
+"""Characters of trailing padding from which a generation counts as finished before it."""
+_PADDING_TOKEN = re.compile(
+    r"(?:<[|｜](?:begin|end)[▁_ ]of[▁_ ]sentence[|｜]>|<\|(?:endoftext|end_of_text|eot_id|im_end"
+    r"|pad|end)\|>|</s>|<pad>|<eos>)\Z"
+)
+_PADDING_TOKEN_LOOK = 40
 
 
 def left_as_draft(text: str, answer_text: str) -> bool:

@@ -10,17 +10,20 @@ parallel. A sample that reaches one is ended by Inspect, recorded as such, and g
 the model wrote by then (a scored failure).
 
 A server that fails is not the model's failure: one that does not start, offers more tools than
-a model can take, or stops answering ends the sample unscored with the reason
-(:data:`FAILURE_KEY`), and the eval goes on. A call that runs past :data:`CALL_SECONDS` or
-errors comes back to the model as that call's error; a result is clipped at
-:data:`RESULT_BYTES`. What the server returns reaches the model only: the grade is read from the
-model's own final reply.
+a model can take, or is gone mid-sample ends the sample unscored with the reason
+(:data:`FAILURE_KEY`), and the eval goes on. Only the harness's own evidence says a server is
+gone: after a call fails, the connection is pinged, and only a transport closed under it (the
+process exited, the connection dropped) counts; the text a tool returns never does, since the
+model chooses what a tool echoes. Any other failed call, one that runs past
+:data:`CALL_SECONDS`, and a call whose arguments cannot be sent
+(:mod:`gsm8k.execution.arguments`) come back to the model as that call's error: its failure is
+scored. A result is clipped at :data:`RESULT_BYTES`. What the server returns reaches the model
+only: the grade is read from the model's own final reply.
 """
 
 from __future__ import annotations
 
 import math
-import tempfile
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -29,12 +32,15 @@ import anyio
 from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolDef, ToolError, ToolResult
+from inspect_ai.tool._tool import ToolParsingError
 from inspect_ai.util._anyio import inner_exception
 
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
 from gsm8k.mcp.config import PROBLEM_SLOT, McpChoice, ServerSpec, parse_choice
+from gsm8k.mcp.liveness import Probe, connection_probe, transport_failure
 from gsm8k.mcp.startup import START_KEY, START_WAIT_KEY, preflight, start_slot, start_timeout
+from gsm8k.mcp.workdir import sample_workdir
 
 DEFAULT_TURNS = 15
 """Model replies per sample (mcpbr's ``max_iterations``, Inspect's turn limit): the tool calls of
@@ -48,10 +54,6 @@ RESULT_BYTES = 16 * 1024
 MAX_TOOLS = 128
 """More tools than this (the most OpenAI's API accepts in one request) and the sample is given
 up: no model can be offered them all."""
-"""Sample metadata key that says why the server failed the sample (the grader leaves it
-unscored)."""
-CONNECTION_LOST = ("Connection closed", "ClosedResourceError", "BrokenResourceError")
-"""What Inspect's MCP client reports when the server has gone away mid-sample."""
 
 
 class ServerFailure(Exception):
@@ -160,13 +162,16 @@ def mcp_generate(
             ask(state, prompt)
         if spec is None:
             return await loop(state, generate)
-        with tempfile.TemporaryDirectory(prefix="gsm8k-mcp-") as workdir:
+        async with sample_workdir() as workdir:
             try:
                 return await with_server(spec, workdir, state, generate, loop, start_seconds)
             except Exception as error:
                 inner = inner_exception(error)
                 if isinstance(inner, ServerFailure):
                     return failed(state, spec, str(inner))
+                lost = transport_failure(inner)
+                if lost is not None:  # the client's own transport saw the connection fail
+                    return failed(state, spec, f"it stopped answering: {lost}")
                 raise
 
     return solve
@@ -217,7 +222,8 @@ async def with_server(
                             f"it offers {len(offered)} tools, more than the {MAX_TOOLS} a model "
                             "can be offered at once"
                         )
-                    state.tools = [guarded_tool(tool) for tool in offered]
+                    probe = connection_probe(server)
+                    state.tools = [guarded_tool(tool, probe) for tool in offered]
                     return await loop(state, generate)
             except ServerFailure:
                 raise
@@ -233,9 +239,14 @@ async def with_server(
             slots.release()
 
 
-def guarded_tool(tool: Tool) -> Tool:
-    """``tool`` with a time limit per call and its result as clipped text; a lost connection
-    ends the sample as the server's failure instead of feeding the model error after error."""
+def guarded_tool(tool: Tool, gone: Probe) -> Tool:
+    """``tool`` with a time limit per call and its result as clipped text.
+
+    A failed call ends the sample as the server's failure only when ``gone`` (the harness's own
+    look at the connection) says the server is gone; otherwise the model reads the error, like
+    any tool error, and goes on. What the error says is never read for this: the model chooses
+    what a tool echoes back.
+    """
     definition = ToolDef(tool)
     call = definition.tool
 
@@ -243,16 +254,14 @@ def guarded_tool(tool: Tool) -> Tool:
         with anyio.move_on_after(CALL_SECONDS) as scope:
             try:
                 result = await call(**kwargs)
-            except ToolError as error:
-                if any(mark in str(error) for mark in CONNECTION_LOST):
-                    raise ServerFailure(f"it stopped answering: {error}") from error
-                raise
             except Exception as error:
-                if isinstance(inner_exception(error), ToolError):
-                    raise inner_exception(error) from error
-                raise ServerFailure(
-                    f"a call to {definition.name} failed: {_describe(error)}"
-                ) from error
+                inner = inner_exception(error)
+                lost = await gone()
+                if lost is not None:
+                    raise ServerFailure(f"it stopped answering: {lost}") from error
+                if isinstance(inner, ToolError | ToolParsingError):
+                    raise inner from error
+                raise ToolError(f"{definition.name} failed: {_describe(inner)}") from error
         if scope.cancelled_caught:
             raise ToolError(f"{definition.name} did not answer within {CALL_SECONDS:g} s")
         return as_text(result)

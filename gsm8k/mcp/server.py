@@ -14,29 +14,38 @@ them: a bubblewrap sandbox per program with the same limits and result channel
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from inspect_ai._util.error import PrerequisiteError
 
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import run_model_code
+from gsm8k.execution.image import remove_own_images
 from gsm8k.execution.isolation import Isolation, choose_isolation
 from gsm8k.execution.packages import describe as describe_packages
 from gsm8k.execution.packages import program_packages
 from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
 from gsm8k.execution.tools import describe
+from gsm8k.mcp.fairness import BudgetSpent, FairRunner
 
 SERVER_NAME = "gsm8k-math"
 DEFAULT_PORT = 8765
 HOST = "127.0.0.1"
 """Streamable HTTP listens on loopback only: the server runs programs for whoever reaches it."""
 HTTP_PATH = "/mcp"
+SESSION_HEADER = "mcp-session-id"
 
 
-def build_server(isolation: Isolation, limits: Limits = DEFAULT_LIMITS) -> object:
-    """The MCP server with its two tools; programs run under ``isolation`` with ``limits``."""
-    from mcp.server.mcpserver import MCPServer
+def build_server(
+    isolation: Isolation, limits: Limits = DEFAULT_LIMITS, runner: FairRunner | None = None
+) -> object:
+    """The MCP server with its two tools; programs run under ``isolation`` with ``limits``,
+    taking turns by session with a per-session budget (``runner``)."""
+    runner = runner or FairRunner()
+    from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
     server: MCPServer = MCPServer(
@@ -55,18 +64,35 @@ def build_server(isolation: Isolation, limits: Limits = DEFAULT_LIMITS) -> objec
         except CalculatorError as error:
             raise ToolError(f"{error} (expression: {expression[:100]!r})") from error
 
-    async def python(code: str) -> str:
+    async def python(code: str, ctx: Context) -> str:
         """Run a short Python program in a sandbox (no network, no files, a few seconds of CPU)
         and return what it prints; define solution() returning a number, or assign it to `ans`,
         to get a result too."""
-        result = await run_model_code(code, limits, False, isolation)
+        try:
+            async with runner.program(session_key(ctx.headers), limits.timeout_seconds):
+                result = await run_model_code(code, limits, False, isolation)
+        except BudgetSpent as error:
+            raise ToolError(str(error)) from error
         if result.status not in ("ok", "no_result"):
             raise ToolError(describe(result))
         return describe(result)
 
+    # The SDK finds the parameter it fills with the request's context (which session is
+    # calling) by its annotation; under postponed annotations that is the string "Context",
+    # which it would resolve in this module, where the optional SDK is not imported.
+    python.__annotations__["ctx"] = Context
     python.__doc__ = f"{python.__doc__} It may import {imports}."
     server.tool()(python)
     return server
+
+
+def session_key(headers: Mapping[str, str] | None) -> str:
+    """Which client session a call belongs to: over HTTP the session id the server assigned
+    (the SDK routes each request by it and refuses unknown ones; its per-request session
+    objects are new on every call), over stdio the one session of the process."""
+    if headers is None:
+        return "stdio"
+    return str(headers.get(SESSION_HEADER, ""))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,6 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gsm8k-mcp: {error}", file=sys.stderr)
         return 2
     server = build_server(isolation)
+    # An MCP client stops a stdio server with SIGTERM (after closing its input), often in the
+    # middle of a program: remove the runtime image before going, or it stays mounted.
+    signal.signal(signal.SIGTERM, _terminated)
     if args.http:
         server.run(  # type: ignore[attr-defined]
             "streamable-http", host=HOST, port=args.port, streamable_http_path=HTTP_PATH
@@ -101,6 +130,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         server.run("stdio")  # type: ignore[attr-defined]
     return 0
+
+
+def _terminated(signum: int, frame: object) -> None:
+    remove_own_images()
+    os._exit(128 + signum)
 
 
 if __name__ == "__main__":

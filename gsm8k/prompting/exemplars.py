@@ -13,6 +13,7 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
+from gsm8k.data.bundled import BUNDLED_SOURCE
 from gsm8k.data.family.samples import normalize_question
 from gsm8k.data.family.sources import load_mgsm_exemplar_rows
 from gsm8k.data.splits import (
@@ -167,7 +168,11 @@ def forbidden_questions(samples: list[Sample]) -> frozenset[str]:
 
 
 def exemplar_source(source: str) -> str:
-    """Where examples come from when ``fewshot_dataset`` is not given."""
+    """Where examples come from when ``fewshot_dataset`` is not given: the evaluated dataset's
+    own train split, else GSM8K's (the default dataset's: the bundled copy unless
+    ``$GSM8K_DATA_DIR`` names another)."""
+    if source == BUNDLED_SOURCE:
+        return BUNDLED_SOURCE
     if is_hub_source(source):
         named = HUB_DATASETS[source].exemplar_source
         return _socratic_train_stand_in(named) or named
@@ -175,7 +180,7 @@ def exemplar_source(source: str) -> str:
     if path is not None and is_gsm8k_layout(source):
         return str(path)
     fallback = default_source()
-    return fallback if fallback != source else HUB_DATASETS["gsm8k"].exemplar_source
+    return fallback if fallback != source else BUNDLED_SOURCE
 
 
 def _socratic_train_stand_in(named: str) -> str | None:
@@ -189,7 +194,7 @@ def _socratic_train_stand_in(named: str) -> str | None:
         return None
     if local_copy(SOCRATIC, "test") is None:
         return None  # no local Socratic copy at all: the hub, as for any other split
-    train = local_copy("gsm8k", EXEMPLAR_SPLIT)
+    train = local_copy(BUNDLED_SOURCE, EXEMPLAR_SPLIT)
     if train is None:
         return None
     logger.warning(

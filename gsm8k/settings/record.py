@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gsm8k.data.family.sources import is_variant
-from gsm8k.data.splits import LoadedSplit, is_hub_source, resolve_path
+from gsm8k.data.splits import LoadedSplit, is_named_source, resolve_path
 from gsm8k.data.variants import EvaluationSet
 from gsm8k.execution.policy import CodePolicy
 from gsm8k.prompting.exemplars import Shots
@@ -45,7 +45,7 @@ def run_metadata(
         "trust_model_code": policy.trust_model_code,
         "memory_limit": policy.memory_limit(),
         "program_packages": policy.program_packages(),
-    }
+    } | evaluated.details
 
 
 def display_name(evaluated: EvaluationSet, mode: str, tools: str, preset: str | None = None) -> str:
@@ -80,7 +80,7 @@ def recorded_arguments(
     CONFIG panel): the dataset read (a local one as an absolute path), the shots, their seed,
     placement and source (``None`` where the run has none: no seed for fixed exemplars), and
     whether the examples show calculator annotations."""
-    local = None if is_hub_source(source) or is_variant(source) else resolve_path(source)
+    local = None if is_named_source(source) or is_variant(source) else resolve_path(source)
     return {
         "dataset": str(local) if local else source,
         "fewshot": settings.fewshot,

@@ -7,26 +7,71 @@ and after.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from gsm8k.grading.imports import inspect_log, lm_eval
+from gsm8k.grading.imports.jsonlines import parse_line, read_lines
 from gsm8k.grading.imports.rows import Imported, ImportedRow, ImportProblem
 
 FORMATS = ("auto", "jsonl", lm_eval.HARNESS, inspect_log.HARNESS)
 """``--format`` choices: ``jsonl`` is gsm8k-grade's own input (one completion a line)."""
 
 
+DETECT_LINES = 100
+"""Lines looked at, at most, for the first that parses: a broken first line does not decide."""
+
+
 def detect(path: Path) -> str:
-    """Which format a file is in, from its name and, for JSON lines, its first record."""
+    """Which format a file is in: from its name, else from the first line that parses as JSON
+    (an lm-eval samples record, or gsm8k-grade's own input). A pipe or a device is not read
+    here: it is gsm8k-grade's own input, read once as it streams."""
     if path.suffix in inspect_log.SUFFIXES:
         return inspect_log.HARNESS
     try:
-        with path.open(encoding="utf-8-sig") as stream:
-            first = next((line for line in stream if line.strip()), "")
-        return lm_eval.HARNESS if lm_eval.looks_like(json.loads(first)) else "jsonl"
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError):
-        return "jsonl"  # gsm8k-grade's own reader reports what is wrong, line by line
+        if not path.is_file():
+            return "jsonl"
+        with path.open("rb") as stream:
+            for index, line in enumerate(read_lines(stream)):
+                record, problem = parse_line(line)
+                if problem is None:
+                    return lm_eval.HARNESS if lm_eval.looks_like(record) else "jsonl"
+                if index + 1 >= DETECT_LINES:
+                    break
+    except OSError:
+        pass  # gsm8k-grade's own reader says why the file cannot be read
+    return "jsonl"
+
+
+COMPRESSED = {
+    b"\x1f\x8b": ("gzip", "gunzip -c"),
+    b"\x28\xb5\x2f\xfd": ("zstd", "zstd -dc"),
+    b"\xfd7zXZ": ("xz", "xz -dc"),
+    b"BZh": ("bzip2", "bzip2 -dc"),
+}
+"""Compressed files' first bytes, their name and the command that decompresses to stdout."""
+
+
+def compressed(path: Path) -> str | None:
+    """Why a file that is not an Inspect log cannot be read as lines: it is compressed or a zip
+    archive (``None`` when it is neither, or cannot be opened: the reader then says why)."""
+    if path.suffix in inspect_log.SUFFIXES:
+        return None
+    try:
+        if not path.is_file():
+            return None
+        with path.open("rb") as stream:
+            start = stream.read(6)
+    except OSError:
+        return None
+    if start.startswith(b"PK\x03\x04"):
+        return f"{path}: a zip archive; an Inspect log is read when its name ends in .eval"
+    for magic, (name, command) in COMPRESSED.items():
+        if start.startswith(magic):
+            return (
+                f"{path}: {name}-compressed; decompress it and read standard input: "
+                f"{command} {path} | gsm8k-grade -"
+            )
+    return None
 
 
 def read(path: Path, format: str, original: str | None = None) -> Imported:
@@ -39,4 +84,12 @@ def read(path: Path, format: str, original: str | None = None) -> Imported:
     return reader(path, original)
 
 
-__all__ = ["FORMATS", "ImportProblem", "Imported", "ImportedRow", "detect", "read"]
+__all__ = [
+    "FORMATS",
+    "ImportProblem",
+    "Imported",
+    "ImportedRow",
+    "compressed",
+    "detect",
+    "read",
+]

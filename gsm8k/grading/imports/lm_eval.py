@@ -10,10 +10,10 @@ read here.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from gsm8k.grading.imports.jsonlines import parse_line, read_lines
 from gsm8k.grading.imports.rows import Imported, ImportedRow, ImportProblem, final_answer
 
 HARNESS = "lm-eval"
@@ -38,28 +38,30 @@ def read(path: Path, original: str | None = None) -> Imported:
         ValueError: when ``original`` names a filter the file does not have, or the file holds
             no lm-eval record.
     """
-    records: list[tuple[int, dict[str, Any]]] = []
+    # One pass, keeping each filter's rows (text, not the parsed records): memory follows the
+    # completions' size, whatever else a line holds.
+    by_filter: dict[str, list[ImportedRow | ImportProblem]] = {}
     problems: list[ImportProblem] = []
-    with path.open(encoding="utf-8-sig") as stream:
-        for number, line in enumerate(stream, start=1):
-            if not line.strip():
+    with path.open("rb") as stream:
+        for line in read_lines(stream):
+            if line.raw is not None and not line.raw.strip():
                 continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                problems.append(ImportProblem(f"line {number}", None, f"not JSON ({error.msg})"))
-                continue
-            if not looks_like(record):
+            record, unreadable = parse_line(line)
+            place = f"line {line.number}"
+            if unreadable:
+                problems.append(ImportProblem(place, None, unreadable))
+            elif not looks_like(record):
                 problems.append(
                     ImportProblem(
-                        f"line {number}",
+                        place,
                         None,
                         f"not an lm-eval samples record (needs {', '.join(SIGNATURE)})",
                     )
                 )
-                continue
-            records.append((number, record))
-    filters = list(dict.fromkeys(str(r.get("filter", "none")) for _, r in records))
+            else:
+                name = str(record.get("filter", "none"))
+                by_filter.setdefault(name, []).append(_row(line.number, record))
+    filters = list(by_filter)
     if not filters:
         raise ValueError(f"{path}: no lm-eval samples record in the file")
     chosen = original or next((f for f in PREFERRED_FILTERS if f in filters), filters[0])
@@ -68,10 +70,7 @@ def read(path: Path, original: str | None = None) -> Imported:
     task = _task_name(path)
     imported = Imported(HARNESS, f"lm-eval {task} {chosen}".replace("  ", " "), choices=filters)
     imported.problems = problems
-    for number, record in records:
-        if str(record.get("filter", "none")) != chosen:
-            continue
-        row = _row(number, record)
+    for row in by_filter[chosen]:
         imported.add(row)
     return imported
 

@@ -52,6 +52,10 @@ def regrade_row(row: ImportedRow) -> Regraded | ImportProblem:
         verdict = grade(row.completion, row.target, row.question, row.truncated)
     except ValueError as error:  # the gold is not a number
         return ImportProblem(row.place, row.id, str(error)[:1000])
+    except Exception as error:  # one row must never stop the others from being graded
+        return ImportProblem(
+            row.place, row.id, f"cannot grade: {type(error).__name__}: {error}"[:1000]
+        )
     graded = Graded(
         id=row.id,
         correct=verdict.correct,
