@@ -557,3 +557,22 @@ DUCKS = (
 )
 def test_round5_reasked_questions(completion: str, answer: str) -> None:
     assert grade(completion, answer, DUCKS).answer == answer
+
+
+HUGE = "9" * 2_000_000
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        pytest.param(f"Let me compute. {HUGE}", id="huge-last-number-beside-the-question"),
+        pytest.param(f"It is {HUGE} minutes or 2 hours.", id="huge-number-in-a-unit-pair"),
+        pytest.param(f"**{HUGE}** and **2**", id="huge-bold-beside-a-small-one"),
+        pytest.param(f"2 hours or {HUGE} minutes", id="huge-ratio-to-a-question-number"),
+    ],
+)
+def test_a_number_of_millions_of_digits_is_graded_not_raised(completion: str) -> None:
+    # Decimal's abs() and division round into the default context, whose exponent limit a
+    # model can pass: the grader compares such values exactly and never divides them.
+    verdict = grade(completion, "120", question="Janet has 2 hours and 5 pears. How many minutes?")
+    assert not verdict.correct

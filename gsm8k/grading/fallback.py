@@ -142,7 +142,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         if value is None:
             continue
         found = (value, text[match.start() : number_end])
-        in_question = abs(value) in reader.question
+        in_question = value.copy_abs() in reader.question
         sentence.last = found
         bold = _in_bold(text, sentence_start, match.start())
         sentence.last_restates = (
@@ -185,7 +185,7 @@ def _derived_restatement(reader: Reader, text: str, end: int) -> bool:
         return False
     number = reader.numbers.match(text, tail.end())
     value = None if number is None else value_with_fraction(number, text)
-    return value is not None and abs(value) in reader.question
+    return value is not None and value.copy_abs() in reader.question
 
 
 # A total followed by the question quantity it covers: `$1800 for all 4 phones`.

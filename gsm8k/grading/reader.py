@@ -152,7 +152,7 @@ class Reader:
                 if numerator is not None  # `\frac{4}{3}` is 4/3, never 4 or 3
                 else self.value_at(match, stated)
             )
-            if value is not None and abs(value) not in self.question:
+            if value is not None and value.copy_abs() not in self.question:
                 return -value if value > 0 and self._loss_for_profit(stated) else value
         return None
 
@@ -385,8 +385,14 @@ def same_quantity(one: Decimal, other: Decimal) -> bool:
     """Whether two values may be one quantity in two units (`2 hours or 120 minutes`)."""
     if one == other:
         return True
-    small, large = sorted((abs(one), abs(other)))
-    return small != 0 and large / small in UNIT_FACTORS
+    small, large = sorted((one.copy_abs(), other.copy_abs()))
+    return small != 0 and ratio_in(large, small, UNIT_FACTORS)
+
+
+def ratio_in(large: Decimal, small: Decimal, factors: frozenset[Decimal]) -> bool:
+    """Whether ``large / small`` is one of ``factors`` (all under 10**4); values of millions
+    of digits apart are not divided, which would overflow the decimal context."""
+    return large.adjusted() - small.adjusted() <= 4 and large / small in factors
 
 
 def _last_working_equals(snippet: str) -> int | None:
