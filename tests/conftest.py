@@ -25,8 +25,11 @@ atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 os.environ["XDG_DATA_HOME"] = str(SCRATCH / "data")
 os.environ["MPLCONFIGDIR"] = str(SCRATCH / "matplotlib")
 set_hypothesis_home_dir(SCRATCH / "hypothesis")  # its constants cache, else ./.hypothesis
-settings.register_profile("no-database", database=None)
-settings.load_profile("no-database")
+# The same examples on every run, so that a pass or a failure reproduces (CI included);
+# `HYPOTHESIS_PROFILE=explore pytest ...` draws new ones to hunt for fresh failures.
+settings.register_profile("no-database", database=None, derandomize=True)
+settings.register_profile("explore", database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "no-database"))
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI_DATA = FIXTURES / "mini"

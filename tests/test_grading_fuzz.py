@@ -11,7 +11,7 @@ benchmarks/adversarial_completions.py and benchmarks/grade_speed.py, not asserte
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.adversarial_completions import CASES, seconds_per_completion
@@ -134,11 +134,13 @@ def test_extraction_never_raises_and_reports_consistently(text: str, truncated: 
 
 @settings(max_examples=200, deadline=None)
 @given(texts)
+@example("assistantfinal")  # a harmony final channel with nothing in it
 def test_an_unclosed_reasoning_block_is_never_an_answer(text: str) -> None:
     _, _, unclosed = split_reasoning("<think>" + text)
-    # A chat-template answer section ends the thinking however it was opened (sections.py):
-    # with one, the block is not left open (tests/test_grading_reasoning.py).
-    if unclosed and "<|im_start|>" not in text:
+    # A chat-template answer section or a harmony final channel ends the thinking however it was
+    # opened (sections.py): with one, the block is not left open (tests/test_grading_reasoning.py).
+    ends_thinking = ("<|im_start|>", "<|channel|>", "assistantfinal")
+    if unclosed and not any(marker in text for marker in ends_thinking):
         extraction = extract_answer("<think>" + text)
         assert (extraction.value, extraction.note) == (None, UNCLOSED_REASONING)
 
