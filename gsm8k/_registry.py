@@ -1,6 +1,7 @@
 """Entry point for Inspect: the tasks (``inspect eval gsm8k/gsm8k``, ``gsm8k/gsm8k_memorization``),
-the grader (``inspect score LOG --scorer gsm8k/gsm8k_grader``), the majority-vote reducer and the
-in-process ``gguf/`` model provider, registered when Inspect loads installed extensions."""
+the grader (``inspect score LOG --scorer gsm8k/gsm8k_grader``), the majority-vote reducer, the
+in-process ``gguf/`` model provider and the ``plumbing-demo/`` scripted tool-calling demo,
+registered when Inspect loads installed extensions."""
 
 from inspect_ai._eval.registry import task_register
 from inspect_ai._util.registry import registry_info
@@ -9,6 +10,7 @@ from inspect_ai.scorer._scorer import scorer_register
 from gsm8k.contamination.memorization import gsm8k_memorization
 from gsm8k.grading.scorer import gsm8k_grader
 from gsm8k.local.provider import gguf
+from gsm8k.mcp.demo import plumbing_demo
 from gsm8k.metrics.reducers import majority_answer
 from gsm8k.task import gsm8k
 
@@ -34,4 +36,11 @@ _scorer_info = registry_info(gsm8k_grader)
 if _scorer_info.name != SCORER_NAME:
     scorer_register(gsm8k_grader, SCORER_NAME, _scorer_info.metadata)
 
-__all__ = ["gguf", "gsm8k", "gsm8k_grader", "gsm8k_memorization", "majority_answer"]
+__all__ = [
+    "gguf",
+    "gsm8k",
+    "gsm8k_grader",
+    "gsm8k_memorization",
+    "majority_answer",
+    "plumbing_demo",
+]

@@ -77,6 +77,7 @@ def gsm8k(
     trust_model_code: bool = False,
     preset: str = DEFAULT_PRESET,
     mcp: str | None = None,
+    mcp_start_timeout: float | None = None,
     fresh_seed: int | None = None,
     fresh_per_template: int | None = None,
     templates: str | None = None,
@@ -108,8 +109,7 @@ def gsm8k(
         tools: ``none``, ``calculator`` (safe arithmetic) or ``python`` (a limited Python runner),
             callable by the model while it reasons (``cot`` mode only).
         sandbox: Where model-written code runs: unset for a bubblewrap sandbox per program,
-            ``docker`` for this project's container, or another Inspect sandbox type
-            (docs/sandbox.md).
+            ``docker`` for this project's container, or another Inspect sandbox (docs/sandbox.md).
         language: MGSM's language (``bn de en es fr ja ru sw te th zh``), required with
             ``dataset=mgsm``.
         trust_model_code: Where no isolation is available, run model-written code as a plain
@@ -117,9 +117,9 @@ def gsm8k(
         preset: Another harness's exact prompt, answer format and generation defaults, its own
             scoring rule reported after this task's grader (``default``: this task's own prompt;
             the names are in docs/presets.md).
-        mcp: An MCP server whose tools the model may call (a command line, an http(s) URL or a
-            JSON/YAML file; it runs as your user), or ``none`` for the same loop without one
-            (docs/mcp.md).
+        mcp: An MCP server whose tools the model may call: a command line, an http(s) URL or a
+            JSON/YAML file (it runs as your user), or ``none`` for the loop alone (docs/mcp.md).
+        mcp_start_timeout: Seconds a server may take to start and list its tools (default 120).
         fresh_seed, fresh_per_template, templates: ``gsm-symbolic-fresh`` (docs/fresh-questions.md).
     """
     # Inspect only warns about a -T name it does not know: a typo would run a default eval.
@@ -139,7 +139,7 @@ def gsm8k(
             votes,
         )
         validate_family(source, language, mode, tools, fewshot_dataset)
-        agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET)
+        agent = mcp_setup(mcp, mode, tools, preset, DEFAULT_PRESET, mcp_start_timeout)
         fresh = fresh_options(source, fresh_seed, fresh_per_template, templates)
         evaluated = evaluation_set(source, split, language, records_to_samples, fresh)
         if settings.preset is not None:

@@ -11,10 +11,17 @@ from typing import Any
 
 import anyio
 import pytest
+from inspect_ai.model import ChatMessageAssistant
 from inspect_ai.tool import ToolCall
 
 from gsm8k.execution import image
-from gsm8k.execution.arguments import MAX_BYTES, MAX_DEPTH, argument_problem, screen_call
+from gsm8k.execution.arguments import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    argument_problem,
+    make_storable,
+    screen_call,
+)
 from gsm8k.execution.tools import ProgramBudget
 from gsm8k.mcp.fairness import BudgetSpent, FairRunner
 from gsm8k.mcp.liveness import ping_failure, transport_failure
@@ -65,6 +72,15 @@ def test_a_refused_call_keeps_nothing_of_its_arguments() -> None:
     assert call.parse_error and "nested more than" in call.parse_error
     fine = ToolCall(id="2", function="calculator", arguments={"expression": "1 + 1"})
     assert not screen_call(fine) and fine.parse_error is None
+
+
+def test_lone_surrogates_in_a_calls_id_name_and_text_are_replaced() -> None:
+    call = ToolCall(id="a\ud800", function="calc\udfff", arguments={"expression": "1"})
+    assert not screen_call(call)
+    assert (call.id, call.function) == ("a?", "calc?")
+    reply = ChatMessageAssistant(content="see \ud800", tool_calls=[call])
+    make_storable(reply)
+    assert reply.content == "see ?"
 
 
 def deep_tree(root: Path, levels: int, name: str = "d") -> None:
@@ -242,3 +258,9 @@ def test_only_a_closed_connection_says_the_server_is_gone() -> None:
     assert anyio.run(ping_failure, AnsweringSession(RuntimeError("Connection closed"))) is None
     assert transport_failure(ConnectionResetError("Connection closed")) is None  # not raised
     # in the MCP client's transport: whoever wrote the text, it is no evidence
+    assert anyio.run(ping_failure, SlowSession()) is None  # slow is not gone
+
+
+class SlowSession:
+    async def send_ping(self) -> None:
+        raise TimeoutError

@@ -29,6 +29,7 @@ SMITH = "Mrs. Smith buys 4 items at $5 each. How much does Mrs. Smith pay?"
 PENS = "3 pens cost $4.50. How much will 8 pens cost?"
 TUTOR = "Alex tutors 3 hours a week at $28 an hour. What does he charge for 2 weeks of tutoring?"
 BILLY = "Billy buys 4 bags of 1/3 pound of nuts. How many pounds did Billy buy?"
+JANET = "Janet has 16 eggs, eats 3 and bakes with 4. She sells the rest for $2 each. How much?"
 CHANGE = "Each phone costs $450. She buys 4 phones and pays with $2000. How much change?"
 APRIL = "April has 30 plant pots and uses 20. How many plant pots are left over?"
 EGGS_WORKING = "Janet has 16 - 3 - 4 = 9 eggs left, and 9 * 2 = 18."
@@ -138,6 +139,24 @@ ROWS = [
         "last_number",
         True,
         id="closing-derived-total-that-is-the-answer",
+    ),
+    pytest.param(
+        "16 - 3 - 4 = 9.\nSo Janet makes $18 by selling 9 eggs.",
+        "18",
+        JANET,
+        "18",
+        "last_number",
+        True,
+        id="closing-number-after-a-means-is-not-the-result",
+    ),
+    pytest.param(
+        "16 - 3 - 4 = 9, and 9 * 2 = 18.\nShe makes $18 a day. She sells at $2 each.",
+        "18",
+        JANET,
+        "18",
+        "last_number",
+        True,
+        id="closing-sentence-restating-only-the-question-keeps-the-result",
     ),
     # --- self-corrections ----------------------------------------------------------------------
     pytest.param(
@@ -430,6 +449,13 @@ HARMONY_INVENTED = (
             "18",
             id="boxed-named-as-text-before-the-final-box",
         ),
+        pytest.param(
+            "I will put the final answer in \\boxed{} as asked; \\boxed{} holds only the number."
+            "\n\nProblem: Janet has 16 eggs, eats 3, bakes 4, sells the rest at $2.\n\n"
+            "Solution: 16 - 3 - 4 = 9, 9 * 2 = 18.\n\n\\boxed{18}",
+            "18",
+            id="empty-box-named-as-format-is-no-answer-before-a-restated-problem",
+        ),
         pytest.param("Leaves at 11 am, drives 3 hours.\nANSWER: 2:00 pm", "2", id="clock-time"),
         pytest.param(
             "He leaves at 11 am and arrives at 2:00 pm.", "2", id="clock-time-in-closing-prose"
@@ -472,3 +498,81 @@ def test_round5_two_values(completion: str, answer: str | None) -> None:
 )  # fmt: skip
 def test_round5_example_marks(completion: str, answer: str | None) -> None:
     assert grade(completion, "18").answer == answer
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param("ANSWER: 1'800", "1800", id="swiss-apostrophe-thousands"),
+        pytest.param("ANSWER: 1_800", "1800", id="underscore-thousands"),
+        pytest.param("He is 5'10\" tall.\nANSWER: 1800", "1800", id="feet-and-inches-untouched"),
+        pytest.param("ANSWER: 1800? No.", None, id="questioned-answer-line"),
+        pytest.param("ANSWER: 1800 (is that right? yes)", "1800", id="question-in-an-aside"),
+    ],
+)
+def test_round5_known_limits(completion: str, answer: str | None) -> None:
+    assert grade("Working.\n" + completion, "1800").answer == answer
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param("ANSWER: at least 18", None, id="bound-at-least"),
+        pytest.param("ANSWER: more than $18", None, id="bound-more-than"),
+        pytest.param("\\boxed{\\ge 18}", None, id="bound-latex-ge"),
+        pytest.param("The answer is at least 18.", None, id="bound-after-answer-phrase"),
+        pytest.param("ANSWER: about 18", "18", id="approximate-value-is-read"),
+    ],
+)
+def test_round5_bounds(completion: str, answer: str | None) -> None:
+    assert grade("Working.\n" + completion, "18").answer == answer
+
+
+DUCKS = (
+    "Janet's ducks lay 16 eggs per day. She eats three for breakfast every morning and bakes "
+    "muffins for her friends every day with four. She sells the remainder at the farmers' market "
+    "daily for $2 per fresh duck egg. How much in dollars does she make every day at the farmers' "
+    "market?"
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "answer"),
+    [
+        pytest.param(
+            "16 - 3 - 4 = 9, 9 * 2 = 18.\nThe answer is 18.\n\nQuestion: "
+            + DUCKS.replace("$2", "$3")
+            + "\nAnswer: 9 * 3 = 27.",
+            "18",
+            id="new-question-opening-like-the-sample-is-invented",
+        ),
+        pytest.param(
+            "Question: Tom has 5 apples.\nAnswer: 5\n#### 5\n\nQuestion: "
+            + DUCKS
+            + "\nAnswer: 9 * 2 = 18\n#### 18",
+            "18",
+            id="echoed-example-then-the-sample-question",
+        ),
+    ],
+)
+def test_round5_reasked_questions(completion: str, answer: str) -> None:
+    assert grade(completion, answer, DUCKS).answer == answer
+
+
+HUGE = "9" * 2_000_000
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        pytest.param(f"Let me compute. {HUGE}", id="huge-last-number-beside-the-question"),
+        pytest.param(f"It is {HUGE} minutes or 2 hours.", id="huge-number-in-a-unit-pair"),
+        pytest.param(f"**{HUGE}** and **2**", id="huge-bold-beside-a-small-one"),
+        pytest.param(f"2 hours or {HUGE} minutes", id="huge-ratio-to-a-question-number"),
+    ],
+)
+def test_a_number_of_millions_of_digits_is_graded_not_raised(completion: str) -> None:
+    # Decimal's abs() and division round into the default context, whose exponent limit a
+    # model can pass: the grader compares such values exactly and never divides them.
+    verdict = grade(completion, "120", question="Janet has 2 hours and 5 pears. How many minutes?")
+    assert not verdict.correct

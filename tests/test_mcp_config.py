@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gsm8k.mcp import agent
 from gsm8k.mcp.agent import DEFAULT_TIME_LIMIT, DEFAULT_TURNS
 from gsm8k.mcp.config import ServerSpec, parse_spec
 from gsm8k.settings.errors import TaskInputError
@@ -39,7 +40,7 @@ def test_each_sample_gets_its_workdir_in_args_env_and_cwd(tmp_path: Path) -> Non
     assert parameters is not None
     held = next(c.cell_contents for c in parameters if hasattr(c.cell_contents, "args"))
     assert held.args == ["--root=/tmp/sample-7"]
-    assert held.env == {"DATA": "/tmp/sample-7/d"}
+    assert held.env["DATA"] == "/tmp/sample-7/d"
     assert str(held.cwd) == "/tmp/sample-7"
 
 
@@ -74,7 +75,7 @@ def test_none_is_the_loop_without_a_server() -> None:
         pytest.param(
             "mcpbr.yaml",
             "mcp_server: {command: npx, args: [-y, '@modelcontextprotocol/server-filesystem', "
-            "'{workdir}'], env: {LOG: 1}}\nbenchmark: gsm8k\nsample_size: 50\n",
+            "'{workdir}'], env: {LOG: 1}}\nbenchmark: gsm8k\n",
             id="mcpbr-yaml",
         ),
         pytest.param(
@@ -153,7 +154,10 @@ def test_the_task_refuses_before_anything_runs(parameters: dict[str, str], said:
         gsm8k(dataset=str(MINI_DATA), **parameters)  # type: ignore[arg-type]
 
 
-def test_the_task_sets_the_loop_limits_and_records_the_server() -> None:
+def test_the_task_sets_the_loop_limits_and_records_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(agent, "preflight", lambda spec, seconds, tools: spec)
     task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp=SEED)
     assert (task.turn_limit, task.time_limit) == (DEFAULT_TURNS, DEFAULT_TIME_LIMIT)
     assert task.metadata is not None

@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 import pytest
 from inspect_ai.log import EvalLog, EvalSample
-from inspect_ai.model import ChatMessageTool, ModelOutput, get_model
+from inspect_ai.model import ChatMessageTool, ModelOutput, ModelUsage, get_model
 from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.execution.tools import DEFAULT_BUDGET
@@ -66,8 +66,14 @@ def hostile(function: str, argument: str) -> list[ToolCall]:
         ("huge", "1 + " * 300_000 + "1"),
     ]
     return [
-        ToolCall(id=f"{name}-{function}", function=function, arguments={argument: value})
-        for name, value in values
+        *(
+            ToolCall(id=f"{name}-{function}", function=function, arguments={argument: value})
+            for name, value in values
+        ),
+        # A lone surrogate in the call's id, and in its name (which the scripted reply's text
+        # repeats): the log must still be written.
+        ToolCall(id="\udfff", function=function, arguments={argument: "1 + 1"}),
+        ToolCall(id="name", function=f"{function}\ud800", arguments={argument: "1 + 1"}),
     ]
 
 
@@ -126,7 +132,7 @@ def shipped_attacks() -> list[ToolCall]:
     return [
         *hostile("calculator", "expression"),
         ToolCall(id="program-echo", function="python", arguments={"code": program}),
-        *hostile("python", "code")[1:],
+        *hostile("python", "code")[1:4],
     ]
 
 
@@ -329,3 +335,32 @@ def test_a_shared_http_server_gives_each_session_its_program_budget() -> None:
         refused = [m.error.message if m.error else m.text for m in results[DEFAULT_BUDGET.runs :]]
         assert len(refused) == 2, refused
         assert all("budget for this question is spent" in text for text in refused), refused
+
+
+@pytest.mark.skipif(shutil.which("npx") is None, reason="node/npx is not installed")
+@pytest.mark.skipif(
+    not filesystem_cached(),
+    reason=f"{FILESYSTEM_PACKAGE} is not in {NPM_CACHE} (see .ci/run for the one-time install)",
+)
+def test_a_time_limit_leaves_no_npm_server_process(tmp_path: Path) -> None:
+    """npx, npm and node of the filesystem server are all stopped when a time limit ends the
+    sample while the model is still thinking."""
+    before = descendants()
+
+    async def respond(messages: list[Any], *_args: Any) -> ModelOutput:
+        if not any(isinstance(m, ChatMessageTool) for m in messages):
+            output = ModelOutput.for_tool_call("fs", "list_allowed_directories", {})
+        else:
+            await anyio.sleep(120)  # the time limit strikes here
+            output = ModelOutput.from_content("fs", WRONG)
+        output.usage = ModelUsage(input_tokens=100, output_tokens=20, total_tokens=120)
+        return output
+
+    task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp=filesystem_config(tmp_path))
+    model = get_model("mockllm/fs", custom_outputs=respond)
+    log = run_eval(task, model, limit=1, time_limit=20)
+    assert log.status == "success", log.error
+    sample = only_sample(log)
+    assert sample.limit is not None and sample.limit.type == "time"
+    assert_scored_wrong(sample)
+    assert [line for line in descendants() if line not in before] == []

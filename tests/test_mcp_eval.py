@@ -23,6 +23,7 @@ from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.grading.reasons import MCP_SERVER_FAILED
 from gsm8k.mcp import agent
+from gsm8k.mcp.startup import DEFAULT_START_SECONDS
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
 from tests.mcp_support import ROOT, Plan, call, faulty_server, shipped_server, tool_model
@@ -129,14 +130,15 @@ def http_server() -> Iterator[str]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 30
+        # The task's own start timeout: a busy 2-core machine took over 30 s to start it.
+        deadline = time.monotonic() + DEFAULT_START_SECONDS
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
                 assert process.poll() is None, process.stderr.read() if process.stderr else ""
-                assert time.monotonic() < deadline, "gsm8k-mcp --http did not listen in 30 s"
+                assert time.monotonic() < deadline, "gsm8k-mcp --http did not listen in time"
                 time.sleep(0.2)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
@@ -214,26 +216,14 @@ def lookup_then_answer(
     return f"ANSWER: {TRUE_ANSWERS[_key(question)]}"
 
 
-@pytest.mark.parametrize(
-    ("mode", "said"),
-    [
-        pytest.param("exit-at-start", "did not start", id="exits-before-starting"),
-        pytest.param("malformed", "did not start", id="answers-malformed-json-rpc"),
-        pytest.param("exit-mid-run", "stopped answering", id="exits-mid-run"),
-        pytest.param("many-tools", "offers 300 tools", id="hundreds-of-tools"),
-    ],
-)
-def test_a_failing_server_leaves_the_sample_unscored_with_its_reason(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, said: str
-) -> None:
-    monkeypatch.setattr(agent, "START_SECONDS", 5.0)
-    _log, samples = run(faulty_server(tmp_path, mode), lookup_then_answer, limit=1)
+def test_a_server_that_stops_answering_mid_run_leaves_the_sample_unscored(tmp_path: Path) -> None:
+    _log, samples = run(faulty_server(tmp_path, "exit-mid-run"), lookup_then_answer, limit=1)
     [sample] = samples
     assert sample.error is None
     assert unscored_reason(sample) == MCP_SERVER_FAILED
     failure = (sample.metadata or {})[agent.FAILURE_KEY]
-    assert said in failure, failure
-    assert said in (score(sample).explanation or "")
+    assert "stopped answering" in failure, failure
+    assert "stopped answering" in (score(sample).explanation or "")
 
 
 def test_a_flood_is_clipped_before_the_model_reads_it(tmp_path: Path) -> None:
@@ -297,11 +287,3 @@ def test_without_a_server_the_same_loop_runs_with_the_same_limits() -> None:
     assert [grade(s)["accuracy"] for s in samples] == [1.0, 1.0]
     assert (log.eval.metadata or {})["mcp_server"] is None
     assert log.eval.config.turn_limit == agent.DEFAULT_TURNS
-
-
-def test_a_command_that_does_not_exist_is_an_unscored_sample_saying_so() -> None:
-    _log, samples = run("gsm8k-no-such-mcp-server --flag", lookup_then_answer, limit=1)
-    [sample] = samples
-    assert unscored_reason(sample) == MCP_SERVER_FAILED
-    failure = (sample.metadata or {})[agent.FAILURE_KEY]
-    assert "gsm8k-no-such-mcp-server" in failure and "did not start" in failure

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +18,14 @@ from inspect_ai.tool import ToolCall, ToolInfo
 from gsm8k.compare.cli import main
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
-from tests.mcp_support import FAULTY, call, python_server_config, shipped_server, tool_model
+from tests.mcp_support import (
+    FAULTY,
+    ROOT,
+    call,
+    python_server_config,
+    shipped_server,
+    tool_model,
+)
 from tests.scripted import run_eval
 
 pytestmark = pytest.mark.slow
@@ -55,7 +65,8 @@ def run_pair(tmp_path: Path, without_fewshot: int = 0, baseline: str | None = "n
         (shipped_server(tmp_path), with_server_plan, 0),
         (baseline, without_plan, without_fewshot),
     ):
-        task = gsm8k(dataset=str(MINI_DATA), fewshot=fewshot, mcp=mcp)
+        chosen = {} if mcp is None else {"mcp": mcp}  # None: the plain task, no mcp at all
+        task = gsm8k(dataset=str(MINI_DATA), fewshot=fewshot, **chosen)
         log: EvalLog = run_eval(task, tool_model(plan), log_dir=str(logs))
         assert log.status == "success", log.error
     return logs
@@ -104,13 +115,27 @@ def test_every_figure_of_the_report_matches_a_hand_count(
     assert without_side["tokens_per_sample"] == pytest.approx(120)
     assert without_side["tokens_per_correct"] == pytest.approx(6 * 120 / 3)
 
-    # Wall time: each sample's own total time, as the logs hold it.
+    # Wall time: each sample's own total time, as the logs hold it; the server's start-up (from
+    # each sample's metadata) apart from the solving time.
     for side, count, correct in ((with_side, 0, 4), (without_side, 1, 3)):
         logs_found = sorted(list_eval_logs(str(logs)), key=lambda info: info.mtime or 0)
         log = read_eval_log(logs_found[count])
         total = sum(sample.total_time or 0.0 for sample in log.samples or [])
+        starts = [(sample.metadata or {}).get("mcp_start_seconds") for sample in log.samples or []]
+        started = sum(start or 0.0 for start in starts)
         assert side["seconds_per_sample"] == pytest.approx(total / 6)
-        assert side["seconds_per_correct"] == pytest.approx(total / correct)
+        assert side["solving_seconds_per_sample"] == pytest.approx((total - started) / 6)
+        assert side["solving_seconds_per_correct"] == pytest.approx((total - started) / correct)
+        if count == 0:
+            assert all(start is not None and start > 0 for start in starts)
+            assert side["start_seconds_per_sample"] == pytest.approx(started / 6)
+        else:
+            assert starts == [None] * 6 and side["start_seconds_per_sample"] is None
+
+    # Input and output tokens: 100 and 20 per reply (the scripted usage).
+    assert with_side["input_tokens_per_sample"] == pytest.approx(13 * 100 / 6)
+    assert with_side["output_tokens_per_sample"] == pytest.approx(13 * 20 / 6)
+    assert with_side["cost_per_sample"] is None  # no --prices
 
     # Smallest detectable: (z(.975) + z(.8)) * sqrt((5 / 6) / 6), capped at the whole range.
     assert report["smallest_detectable_difference"] == pytest.approx(
@@ -124,6 +149,9 @@ def test_every_figure_of_the_report_matches_a_hand_count(
     assert "| tool calls / sample | 1.17 | 0.00 |" in text
     assert "| tool error rate | 14.3% | - |" in text
     assert "| tokens / correct answer | 390 | 240 |" in text
+    assert "| tokens / sample (input + output) | 260 (217 + 43) | 120 (100 + 20) |" in text
+    assert "| server start-up / sample |" in text and "| cost / sample |" not in text
+    assert "no tool call" not in text
     assert "Solved only with the server: 3 (1–2, 5). Solved only without it: 2 (3–4)." in text
 
 
@@ -137,12 +165,13 @@ def test_a_pair_that_differs_in_more_than_the_server_is_refused(
     assert "`fewshot`" in error
 
 
-def test_a_baseline_without_the_same_limits_is_refused(
+def test_a_plain_run_as_the_baseline_is_refused_naming_mcp_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     logs = run_pair(tmp_path, baseline=None)
     assert main([str(logs), "--mcp"]) == 3
-    assert "-T mcp=none" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "it was run without -T mcp" in error and "Run the baseline with -T mcp=none" in error
 
 
 def test_one_run_alone_is_not_a_pair(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -156,11 +185,12 @@ def test_one_run_alone_is_not_a_pair(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_samples_the_server_failed_are_listed_with_the_command_that_runs_them_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The server fails to start for the first sample only: that sample is unscored, left out
-    of the pair, and named with its rerun command."""
-    config = python_server_config(tmp_path, [str(FAULTY), "first-start-fails"], name="flaky")
+    """The server passes the check before the run, then fails to start for the first sample
+    only: that sample is unscored, left out of the pair, and named with its rerun command."""
+    config = python_server_config(tmp_path, [str(FAULTY), "start-fails"], name="flaky")
     block = json.loads(Path(config).read_text(encoding="utf-8"))
-    block["env"]["FLAKY_MARKER"] = str(tmp_path / "started-once")
+    block["env"]["FLAKY_MARKER"] = str(tmp_path / "started")
+    block["env"]["FLAKY_FAIL"] = "2"
     Path(config).write_text(json.dumps(block), encoding="utf-8")
 
     def lookup(
@@ -193,3 +223,69 @@ def test_outputs_the_mcp_report_does_not_write_are_refused(
 ) -> None:
     assert main([str(tmp_path), "--mcp", "--png", str(tmp_path / "x.png")]) == 2
     assert "--mcp writes its report on stdout and to --json only" in capsys.readouterr().err
+
+
+def test_prices_give_the_cost_per_sample_and_per_correct_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = run_pair(tmp_path)
+    output = tmp_path / "mcp.json"
+    assert main([str(logs), "--mcp", "--prices", "2,10", "--json", str(output)]) == 0
+    report = json.loads(output.read_text(encoding="utf-8"))
+    # With: 13 replies of 100 input and 20 output tokens over 6 samples, 4 right.
+    cost = (13 * 100 * 2 + 13 * 20 * 10) / 1_000_000
+    assert report["with_server"]["cost_per_sample"] == pytest.approx(cost / 6)
+    assert report["with_server"]["cost_per_correct"] == pytest.approx(cost / 4)
+    assert report["without_server"]["cost_per_correct"] == pytest.approx(
+        (6 * 100 * 2 + 6 * 20 * 10) / 1_000_000 / 3
+    )
+    assert report["prices_per_million_tokens"] == {"input": 2.0, "output": 10.0}
+    assert "| cost / correct answer | $0.001300 | $0.000800 |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("prices", ["2", "a,b", "-1,2", "1,2,3"])
+def test_prices_in_another_form_are_refused(
+    prices: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["nowhere", "--mcp", f"--prices={prices}"]) == 2
+    assert "--prices" in capsys.readouterr().err
+
+
+def test_a_side_that_never_called_a_tool_is_said_to_measure_the_offer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path / "logs"
+    for mcp in (shipped_server(tmp_path), "none"):
+        task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp=mcp)
+        log = run_eval(task, tool_model(without_plan), log_dir=str(logs), limit=2)
+        assert log.status == "success", log.error
+    assert main([str(logs), "--mcp"]) == 0
+    text = capsys.readouterr().out
+    assert "**The model made no tool call with the server** (2 samples)" in text
+    assert "measures offering the tools" in text
+
+
+def test_the_keyless_demo_pair_runs_end_to_end_from_the_command_line(tmp_path: Path) -> None:
+    """``plumbing-demo/tool-caller`` with ``gsm8k-mcp`` and with ``mcp=none``, as the docs run it:
+    real tool traffic, both runs scored, and the report names the server (exit 0)."""
+    logs = tmp_path / "logs"
+    inspect = Path(sys.executable).parent / "inspect"
+    environment = os.environ | {"PYTHONPATH": str(ROOT)}
+    for mcp in ("gsm8k-mcp", "none"):
+        done = subprocess.run(
+            [
+                str(inspect), "eval", "gsm8k/task.py", "--model", "plumbing-demo/tool-caller",
+                "-T", f"dataset={MINI_DATA}", "-T", "fewshot=0", "-T", f"mcp={mcp}",
+                "--limit", "3", "--log-dir", str(logs), "--display", "plain",
+            ],
+            cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "gsm8k-compare"), str(logs), "--mcp"],
+        capture_output=True, text=True, timeout=600, env=environment,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "# Does `gsm8k-mcp` help `plumbing-demo/tool-caller` on GSM8K?" in done.stdout
+    assert "no tool call" not in done.stdout
+    assert "| samples scored | 3 | 3 |" in done.stdout

@@ -17,9 +17,11 @@ A block without a marker fails the fast tier, so a new recipe is either run or s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -32,7 +34,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHELL_LANGUAGES = ("bash", "sh", "shell", "console")
 RUNS = "recipe: runs"
 NOT_RUN = "recipe: not run, "
-RECIPE_SECONDS = 1800
+RECIPE_SECONDS = 3600  # a safety net only: 20 samples take minutes on a busy 2-core machine
 
 _BLOCK = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 _MARKER = re.compile(r"<!--\s*(.*?)\s*-->\s*$")
@@ -160,13 +162,29 @@ def test_the_recipe_runs_verbatim_in_a_clean_shell(recipe: Recipe, tmp_path: Pat
     if os.environ.get("PYTHONPATH"):  # the package used from a source folder, not installed
         environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
     script = "set -eo pipefail\n" + without_setup(recipe.text)
-    done = subprocess.run(
-        ["bash", "-c", script], cwd=checkout, env=environment, capture_output=True, text=True,
-        timeout=RECIPE_SECONDS,
-    )  # fmt: skip
-    output = (done.stdout + done.stderr)[-4000:]
-    assert done.returncode == 0, f"{recipe.name} exited {done.returncode}:\n{output}"
+    returncode, output = run_in_own_group(script, checkout, environment)
+    assert returncode == 0, f"{recipe.name} exited {returncode}:\n{output}"
     assert_logs_succeeded(checkout, recipe, output)
+
+
+def run_in_own_group(script: str, cwd: Path, environment: dict[str, str]) -> tuple[int, str]:
+    """``script`` in bash, in a process group of its own, so that a timeout ends the programs
+    it started too (a model run left behind would hold the CPU); the exit status and the last of
+    its output."""
+    shell = subprocess.Popen(
+        ["bash", "-c", script], cwd=cwd, env=environment, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        output, _ = shell.communicate(timeout=RECIPE_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(shell.pid, signal.SIGKILL)
+        output, _ = shell.communicate()
+        return -signal.SIGKILL, f"timed out after {RECIPE_SECONDS} s\n{output[-4000:]}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(shell.pid, signal.SIGKILL)  # a server a recipe left running
+    return shell.returncode, output[-4000:]
 
 
 def assert_logs_succeeded(checkout: Path, recipe: Recipe, output: str) -> None:

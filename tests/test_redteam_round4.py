@@ -190,26 +190,19 @@ FALSE_ACCEPTS: list[object] = [
     pytest.param("ANSWER: x != 18", "18", False, None, id="answer-line-ascii-not-equal"),
     pytest.param("The answer isn't 18.", "18", False, None, id="answer-phrase-isnt"),
     pytest.param("ANSWER: 18? No.", "18", False, None,
-                 marks=_hole("an answer line the model questions and rejects is read"),
                  id="answer-line-rejected"),
     pytest.param("ANSWER: 18½", "18", False, None,
                  id="vulgar-half"),
     pytest.param("ANSWER: 18 ½", "18", False, None,
                  id="vulgar-half-spaced"),
     pytest.param("ANSWER: 1'800", "1", False, None,
-                 marks=_hole("an apostrophe thousands separator (Swiss) ends the number"),
                  id="apostrophe-thousands"),
     pytest.param("ANSWER: 1_800", "1", False, None,
-                 marks=_hole("an underscore digit separator (Python) ends the number"),
                  id="underscore-thousands"),
     pytest.param("16 - 3 - 4 = 9 eggs. 9 * 2 = 18. So Janet makes $18 by selling 9 eggs.",
                  "9", False, QUESTION,
-                 marks=_hole("a closing sentence ending on a computed quantity that is not the "
-                             "answer is read at that quantity"),
                  id="closing-sentence-other-number"),
     pytest.param("9 * 2 = 18. She sells at $2 each.", "2", False, QUESTION,
-                 marks=_hole("a closing sentence that only restates a question number is read "
-                             "at it when it states no other number"),
                  id="closing-sentence-question-number-only"),
     pytest.param(QUESTION, "2", False, QUESTION, id="question-echoed-only"),
     pytest.param("Question: " + QUESTION + "\nLet me think.", "2", False, QUESTION,
@@ -391,7 +384,8 @@ def solution():
 def test_ignoring_the_cpu_signal_still_ends_the_program(sandbox: None) -> None:
     # The wall-clock limit is set far out of reach, so only the CPU limit can end the loop: the
     # cause is read from the result, not from how long a busy machine took to get there.
-    result = run_program("""
+    result = run_program(
+        """
 import resource, signal
 def solution():
     signal.signal(signal.SIGXCPU, signal.SIG_IGN)
@@ -401,7 +395,9 @@ def solution():
         pass
     while True:
         pass
-""", Limits(timeout_seconds=600.0, cpu_seconds=LIMITS.cpu_seconds))
+""",
+        Limits(timeout_seconds=600.0, cpu_seconds=LIMITS.cpu_seconds),
+    )
     assert result.status == "timeout"
     assert result.error is not None and result.error.startswith("CPU time limit reached")
 

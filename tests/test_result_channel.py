@@ -10,8 +10,10 @@ and through whole evals in ``mode=pal`` and with the python tool.
 
 from __future__ import annotations
 
+import base64
 import json
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -48,11 +50,15 @@ PAYLOADS: dict[str, tuple[bytes, str]] = {
 
 
 def channel_program(payload: bytes) -> str:
-    """A program that writes ``payload`` on the result channel and ends before the bootstrap."""
+    """A program that writes ``payload`` on the result channel and ends before the bootstrap.
+
+    The payload travels compressed: the program stays a few KiB (a tool call's arguments are
+    refused past 256 KiB) while what it writes is the full payload."""
+    packed = base64.b64encode(zlib.compress(payload, 9)).decode("ascii")
     return (
-        "import os, sys\n"
+        "import base64, os, sys, zlib\n"
         "fd = sys.modules['__main__'].channel\n"
-        f"data = {payload!r}\n"
+        f"data = zlib.decompress(base64.b64decode({packed!r}))\n"
         "while data:\n"
         "    data = data[os.write(fd, data):]\n"
         "os._exit(0)\n"

@@ -53,6 +53,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="report one model with and without an MCP server (-T mcp=<server> and -T mcp=none) "
         "as one experiment: does the server help?",
     )
+    parser.add_argument(
+        "--prices",
+        metavar="IN,OUT",
+        help="with --mcp: dollars per million input and per million output tokens, for the "
+        "cost per sample and per correct answer (e.g. 0.15,0.60)",
+    )
     add_selection_arguments(parser)
     args = parser.parse_args(argv)
 
@@ -66,6 +72,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.mcp and (args.png or args.methods):
         problem = "--mcp writes its report on stdout and to --json only (no --png, --methods)"
+    if args.prices and not args.mcp:
+        problem = "--prices goes with --mcp"
+    prices = None
+    if args.prices and not problem:
+        from gsm8k.compare.mcp_report import parse_prices
+
+        try:
+            prices = parse_prices(args.prices)
+        except ValueError as error:
+            problem = str(error)
     if problem:
         print(f"gsm8k-compare: {problem}", file=sys.stderr)
         return 2
@@ -90,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.mcp:
             from gsm8k.compare.mcp_report import write
 
-            return write(runs, args.json, base)
+            return write(runs, args.json, base, prices)
         report = build(runs, args.allow_mismatch, scan.skipped, base)
     except ValueError as error:
         print(f"gsm8k-compare: {error}", file=sys.stderr)

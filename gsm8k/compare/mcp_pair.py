@@ -5,7 +5,8 @@ the pair differs in the server alone. Everything else that can change outputs (m
 generation settings, limits, planned samples) must agree, as :mod:`gsm8k.compare.checks` decides
 for the ordinary comparison; a pair that differs is refused with the differences named. What the
 ordinary comparison does not read is read here from each sample: its tool calls, how many came
-back as errors, and its wall time.
+back as errors, its input and output tokens, its wall time and, of that, the seconds its server
+took to start (``mcp_start_seconds``, recorded by the task apart from the solving time).
 """
 
 from __future__ import annotations
@@ -18,8 +19,17 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageTool
 from gsm8k.compare.checks import comparability_problems
 from gsm8k.compare.results import Run, SampleId
 from gsm8k.compare.runs import UNREAD_SAMPLE_FIELDS, _sample_key
+from gsm8k.mcp.config import BASELINE_PREFIX, NO_SERVER
+from gsm8k.mcp.startup import START_KEY
 
-SERVER_KEYS = ("mcp", "mcp_server", "mcp_server_name", "mcp_transport", "mcp_runs_as")
+SERVER_KEYS = (
+    "mcp",
+    "mcp_server",
+    "mcp_server_name",
+    "mcp_transport",
+    "mcp_runs_as",
+    "mcp_start_timeout",
+)
 """Settings that name the server; the only ones a with/without pair may differ in."""
 SERVER = "mcp_server"
 
@@ -34,11 +44,17 @@ class MismatchError(PairError):
 
 @dataclass(frozen=True)
 class SampleUse:
-    """What one completed (sample, epoch) used: tool calls, failed calls, seconds."""
+    """What one completed (sample, epoch) used: tool calls, failed calls, seconds, tokens."""
 
     calls: int
     errors: int
     seconds: float
+    """Wall time, start to score."""
+    start_seconds: float | None = None
+    """Of ``seconds``, the server's start (``None``: no server, or a log that did not record
+    it)."""
+    input_tokens: int = 0
+    output_tokens: int = 0
 
 
 @dataclass
@@ -67,10 +83,15 @@ def find_pair(runs: list[Run]) -> Pair:
             f"without: {held}. Select them with --model or give the two runs' logs only."
         )
     first, second = with_server[0], without[0]
-    if second.settings.get("mcp") != "none":
+    baseline = second.settings.get("mcp")
+    if not isinstance(baseline, str) or not (
+        baseline == NO_SERVER or baseline.startswith(BASELINE_PREFIX)
+    ):
+        how = "without -T mcp" if baseline is None else f"with -T mcp={baseline}"
         raise MismatchError(
-            f"{second.label} was not run with -T mcp=none: without it the tool loop's limits "
-            "differ from the run with the server. Run the baseline with -T mcp=none."
+            f"{second.label} is not a baseline: it was run {how}, so it had neither the tool "
+            "loop nor its limits. Run the baseline with -T mcp=none (or -T mcp=none:FILE for "
+            "an mcpbr file's prompt and limits)."
         )
     problems = [
         problem
@@ -114,5 +135,19 @@ def sample_use(run: Run) -> dict[tuple[SampleId, int], SampleUse]:
                 for message in sample.messages
                 if isinstance(message, ChatMessageTool) and message.error is not None
             )
-            use[key] = SampleUse(calls, errors, float(sample.total_time or 0.0))
+            start = (sample.metadata or {}).get(START_KEY)
+            usage = list((sample.model_usage or {}).values())
+            use[key] = SampleUse(
+                calls,
+                errors,
+                float(sample.total_time or 0.0),
+                float(start) if isinstance(start, (int, float)) else None,
+                sum(
+                    u.input_tokens
+                    + (u.input_tokens_cache_read or 0)
+                    + (u.input_tokens_cache_write or 0)
+                    for u in usage
+                ),
+                sum(u.output_tokens for u in usage),
+            )
     return use

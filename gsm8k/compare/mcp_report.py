@@ -2,23 +2,26 @@
 
 Reads the pair (see :mod:`gsm8k.compare.mcp_pair`) as one experiment and reports, for each side:
 accuracy with its Wilson interval, the extraction-failure rate (no answer found), tool calls per
-sample and the share of calls that failed, tokens and wall time per sample and per correct
-answer; then the paired difference with its interval and exact McNemar p (the same statistics
-as the ordinary comparison), the questions solved only with the server and only without it, the
-smallest effect this many questions could detect, and a verdict: ``helps``, ``hurts`` or
-``no effect detectable at this n``. Samples the server failed (unscored) are listed with the
-command that runs them again.
+sample and the share of calls that failed, tokens (input and output) per sample and per correct
+answer and, given prices, their cost; the server's start-up per sample apart from the solving
+time, and the solving time per sample and per correct answer. Then the paired difference with
+its interval and exact McNemar p (the same statistics as the ordinary comparison), the questions
+solved only with the server and only without it, the smallest effect this many questions could
+detect, and a verdict: ``helps``, ``hurts`` or ``no effect detectable at this n``. Samples the
+server failed (unscored) are listed with the command that runs them again.
 
 The smallest detectable effect is the paired difference a two-sided test at 5% would find with
 80% power, ``(z(0.975) + z(0.8)) * sqrt(d / n)``, where ``d`` is the share of questions that came
 out differently with and without the server (at least one question in ``n``: with none, the
 least this ``n`` can show).
+
+A side with a server whose model made no tool call gets a line saying so: the pair then measures
+what offering the tools did (their descriptions in the prompt), not what using them did.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,36 @@ VERDICTS = ("helps", "hurts", "no effect detectable at this n")
 
 
 @dataclass(frozen=True)
+class Prices:
+    """US dollars per million input and per million output tokens (``--prices IN,OUT``)."""
+
+    input: float
+    output: float
+
+    def cost(self, input_tokens: float, output_tokens: float) -> float:
+        return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+
+
+def parse_prices(text: str) -> Prices:
+    """``IN,OUT`` in dollars per million tokens.
+
+    Raises:
+        ValueError: naming ``--prices`` and the form it takes.
+    """
+    parts = text.split(",")
+    try:
+        values = [float(part) for part in parts]
+    except ValueError:
+        values = []
+    if len(values) != 2 or not all(math.isfinite(v) and v >= 0 for v in values):
+        raise ValueError(
+            f"--prices {text!r}: give the price per million input and per million output tokens "
+            "in dollars, as IN,OUT (e.g. --prices 0.15,0.60)"
+        )
+    return Prices(values[0], values[1])
+
+
+@dataclass(frozen=True)
 class Side:
     """One run of the pair, as the report shows it."""
 
@@ -50,13 +83,28 @@ class Side:
     """Failed calls over all calls; ``None`` with no calls."""
     tokens_per_sample: float
     tokens_per_correct: float | None
+    input_tokens_per_sample: float
+    output_tokens_per_sample: float
+    cost_per_sample: float | None
+    """Dollars, given ``--prices``; else ``None``."""
+    cost_per_correct: float | None
+    start_seconds_per_sample: float | None
+    """The server's start-up (its wait for a turn included); ``None`` without a server."""
+    solving_seconds_per_sample: float
+    """Wall time without the server's start-up."""
+    solving_seconds_per_correct: float | None
     seconds_per_sample: float
-    seconds_per_correct: float | None
+    """Wall time, start to score, server start-up included."""
     unscored: list[SampleId]
     rerun: str
 
 
-def side(run: Run, use: dict[tuple[SampleId, int], SampleUse], folder: str) -> Side:
+def side(
+    run: Run,
+    use: dict[tuple[SampleId, int], SampleUse],
+    folder: str,
+    prices: Prices | None = None,
+) -> Side:
     """The figures of one run over its completed samples."""
     summary = summarize(run)
     completed = [
@@ -69,6 +117,11 @@ def side(run: Run, use: dict[tuple[SampleId, int], SampleUse], folder: str) -> S
     calls = sum(u.calls for u in used)
     tokens = sum(result.tokens for _, _, result in completed)
     seconds = sum(u.seconds for u in used)
+    starts = [u.start_seconds for u in used if u.start_seconds is not None]
+    solving = seconds - sum(starts)
+    input_tokens = sum(u.input_tokens for u in used)
+    output_tokens = sum(u.output_tokens for u in used)
+    cost = prices.cost(input_tokens, output_tokens) if prices else None
     unscored = [i for i in run.missing if i in run.unscored]
     return Side(
         label=run.label,
@@ -81,8 +134,14 @@ def side(run: Run, use: dict[tuple[SampleId, int], SampleUse], folder: str) -> S
         tool_error_rate=sum(u.errors for u in used) / calls if calls else None,
         tokens_per_sample=tokens / len(completed),
         tokens_per_correct=tokens / correct if correct else None,
+        input_tokens_per_sample=input_tokens / len(completed),
+        output_tokens_per_sample=output_tokens / len(completed),
+        cost_per_sample=cost / len(completed) if cost is not None else None,
+        cost_per_correct=cost / correct if cost is not None and correct else None,
+        start_seconds_per_sample=sum(starts) / len(starts) if starts else None,
+        solving_seconds_per_sample=solving / len(completed),
+        solving_seconds_per_correct=solving / correct if correct else None,
         seconds_per_sample=seconds / len(completed),
-        seconds_per_correct=seconds / correct if correct else None,
         unscored=unscored,
         rerun=rerun_command(run.rerun, unscored, folder) if unscored and run.rerun else "",
     )
@@ -95,7 +154,7 @@ def smallest_detectable(discordant: int, common: int) -> float:
     return min(1.0, z * math.sqrt(share / common))
 
 
-def build(pair: Pair, folder: str | Path = ".") -> dict[str, Any]:
+def build(pair: Pair, folder: str | Path = ".", prices: Prices | None = None) -> dict[str, Any]:
     """Every figure of the report, as plain values (the JSON output)."""
     with_run, without_run = pair.with_server, pair.without
     paired = compare(with_run, without_run)
@@ -113,8 +172,9 @@ def build(pair: Pair, folder: str | Path = ".") -> dict[str, Any]:
         "server": pair.server,
         "model": with_run.model,
         "confidence": CONFIDENCE,
-        "with_server": asdict(side(with_run, pair.with_use, str(folder))),
-        "without_server": asdict(side(without_run, pair.without_use, str(folder))),
+        "prices_per_million_tokens": asdict(prices) if prices else None,
+        "with_server": asdict(side(with_run, pair.with_use, str(folder), prices)),
+        "without_server": asdict(side(without_run, pair.without_use, str(folder), prices)),
         "common_samples": len(common),
         "difference": paired.difference,
         "difference_ci": [paired.ci_low, paired.ci_high],
@@ -148,7 +208,7 @@ def markdown(report: dict[str, Any]) -> str:
         "| | with the server | without |",
         "|---|---|---|",
     ]
-    rows: Sequence[tuple[str, str, str]] = [
+    rows: list[tuple[str, str, str]] = [
         ("samples scored", str(with_side.samples), str(without_side.samples)),
         ("accuracy (95% CI)", _accuracy(with_side), _accuracy(without_side)),
         (
@@ -167,27 +227,54 @@ def markdown(report: dict[str, Any]) -> str:
             _share(without_side.tool_error_rate),
         ),
         (
-            "tokens / sample",
-            f"{with_side.tokens_per_sample:.0f}",
-            f"{without_side.tokens_per_sample:.0f}",
+            "tokens / sample (input + output)",
+            _tokens(with_side),
+            _tokens(without_side),
         ),
         (
             "tokens / correct answer",
             _amount(with_side.tokens_per_correct, "{:.0f}"),
             _amount(without_side.tokens_per_correct, "{:.0f}"),
         ),
+    ]
+    if report.get("prices_per_million_tokens"):
+        rows += [
+            (
+                "cost / sample",
+                _amount(with_side.cost_per_sample, "${:.6f}"),
+                _amount(without_side.cost_per_sample, "${:.6f}"),
+            ),
+            (
+                "cost / correct answer",
+                _amount(with_side.cost_per_correct, "${:.6f}"),
+                _amount(without_side.cost_per_correct, "${:.6f}"),
+            ),
+        ]
+    rows += [
         (
-            "wall time / sample",
-            f"{with_side.seconds_per_sample:.2f} s",
-            f"{without_side.seconds_per_sample:.2f} s",
+            "server start-up / sample",
+            _amount(with_side.start_seconds_per_sample, "{:.2f} s"),
+            _amount(without_side.start_seconds_per_sample, "{:.2f} s"),
         ),
         (
-            "wall time / correct answer",
-            _amount(with_side.seconds_per_correct, "{:.2f} s"),
-            _amount(without_side.seconds_per_correct, "{:.2f} s"),
+            "solving time / sample",
+            f"{with_side.solving_seconds_per_sample:.2f} s",
+            f"{without_side.solving_seconds_per_sample:.2f} s",
+        ),
+        (
+            "solving time / correct answer",
+            _amount(with_side.solving_seconds_per_correct, "{:.2f} s"),
+            _amount(without_side.solving_seconds_per_correct, "{:.2f} s"),
         ),
     ]
     lines += [f"| {name} | {first} | {second} |" for name, first, second in rows]
+    if with_side.tool_calls_per_sample == 0:
+        lines += [
+            "",
+            f"**The model made no tool call with the server** ({with_side.samples} samples): the "
+            "difference measures offering the tools (their names and descriptions in the "
+            "prompt), not using them.",
+        ]
     only_with, only_without = (
         report["solved_only_with_server"],
         report["solved_only_without_server"],
@@ -211,11 +298,21 @@ def markdown(report: dict[str, Any]) -> str:
         "McNemar's exact test on the questions only one side got right, as `gsm8k-compare` does. "
         "Extraction failures are completions with no answer the grader could find. Tool calls "
         "count every call the model made; the error rate is the share that came back as an "
-        "error (a timeout included). Wall time is each sample's own, from start to score. The "
+        "error (a timeout included). Input tokens include cached ones; costs price them at the "
+        "given input price. Server start-up is the time from a sample asking for its server until "
+        "the tools were listed (its wait for a turn included); solving time is the rest of the "
+        "sample's wall time, from start to score. The "
         "smallest detectable difference is the paired difference a two-sided test at 5% finds "
         "with 80% power given the share of questions that came out differently (at least one).",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _tokens(shown: Side) -> str:
+    return (
+        f"{shown.tokens_per_sample:.0f} ({shown.input_tokens_per_sample:.0f} + "
+        f"{shown.output_tokens_per_sample:.0f})"
+    )
 
 
 def _accuracy(shown: Side) -> str:
@@ -230,7 +327,9 @@ def _amount(value: float | None, form: str) -> str:
     return "-" if value is None else form.format(value)
 
 
-def write(runs: list[Run], json_path: Path | None, folder: str) -> int:
+def write(
+    runs: list[Run], json_path: Path | None, folder: str, prices: Prices | None = None
+) -> int:
     """Print the report on stdout (and its numbers to ``json_path``): 0 when written, 2 when the
     runs are not one pair, 3 when the pair differs in more than the server."""
     import json
@@ -249,7 +348,7 @@ def write(runs: list[Run], json_path: Path | None, folder: str) -> int:
     if not pair.with_server.samples or not pair.without.samples:
         print("gsm8k-compare --mcp: a run of the pair has no scored sample", file=sys.stderr)
         return 3
-    report = build(pair, folder)
+    report = build(pair, folder, prices)
     sys.stdout.write(markdown(report))
     if json_path is not None:
         json_path.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")

@@ -50,9 +50,10 @@ BASELINE = "gsm8k"
 PRIMARY_MEASURE = "rouge_l"
 SUPPORTING_MEASURES = ("exact", "ngram")
 MEASURE_NAMES = {"rouge_l": "ROUGE-L", "exact": "exact match", "ngram": "n-gram accuracy"}
-FRESH_PREFIXES = ("fresh_", "templates")
-"""Settings that name which fresh instances ran (``fresh_seed``, ``templates_sha256``, ...):
-they differ from a GSM8K run's by design."""
+FRESH_PREFIXES = ("fresh_", "templates", "originals")
+"""Settings that name which fresh instances ran and where their originals were read
+(``fresh_seed``, ``templates_sha256``, ``originals``, ...): they differ from a GSM8K run's by
+design."""
 
 INDICATED = "memorization indicated"
 NOT_DETECTED = "not detected"
@@ -421,7 +422,7 @@ def _command(run: Run | ProbeRun) -> str:
     """The command that reproduces a run, with ``$GSM_SYMBOLIC_TEMPLATES`` set where the run read
     its templates through it (no ``-T templates`` on the command)."""
     templates = run.settings.get("templates")
-    by_variable = "-T templates=" not in run.rerun
+    by_variable = "-T templates=" not in run.rerun and f"{TEMPLATES_ENV}=" not in run.rerun
     if isinstance(templates, str) and Path(templates).is_absolute() and by_variable:
         return f"{TEMPLATES_ENV}={shlex.quote(templates)} {run.rerun}"
     return run.rerun

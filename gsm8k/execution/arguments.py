@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText
+from inspect_ai.model import ChatMessageAssistant, ContentText
 from inspect_ai.tool import ToolCall
 
 MAX_DEPTH = 32
@@ -67,42 +67,16 @@ def argument_problem(arguments: Any) -> str | None:
     return None
 
 
-def loggable(text: str) -> str:
-    """``text`` with any lone surrogate replaced by U+FFFD: a log is UTF-8 and cannot hold one."""
-    return text.encode("utf-8", "replace").decode("utf-8")
-
-
-def screen_reply_text(message: ChatMessageAssistant) -> None:
-    """Make the text of a reply that calls tools something the log can hold, in place.
-
-    That reply is sent back to the model with the results, and Inspect hashes every message it
-    sends while writing the sample: a lone surrogate in the text there failed the log's writing
-    and ended the eval. The text of a reply with calls is never graded (the last reply is).
-    """
-    if isinstance(message.content, str):
-        message.content = loggable(message.content)
-        return
-    for part in message.content:
-        if isinstance(part, ContentText):
-            part.text = loggable(part.text)
-        elif isinstance(part, ContentReasoning):
-            part.reasoning = loggable(part.reasoning)
-            if part.summary is not None:
-                part.summary = loggable(part.summary)
-
-
 def screen_call(call: ToolCall) -> bool:
     """Refuse ``call`` in place when its arguments cannot be sent: they are dropped and the
     reason becomes the call's parse error, which Inspect returns to the model without running
     the tool. Returns whether the call was refused.
 
     In place, because the model's reply (and the transcript event that holds it) refers to this
-    very object: what is left must be something the log can hold. That includes the call's name
-    and id, which the model writes too: a lone surrogate in either is replaced (the name then
-    names no tool, and the model reads that), never left to fail the log's writing.
+    very object: what is left must be something the log can hold.
     """
-    call.id = loggable(call.id)
-    call.function = loggable(call.function)
+    # The call's id and name are logged too, and a log cannot hold a lone surrogate.
+    call.id, call.function = _storable(call.id), _storable(call.function)
     if call.parse_error:
         return False  # already refused by Inspect's own parser; its arguments are empty
     problem = argument_problem(call.arguments)
@@ -113,3 +87,20 @@ def screen_call(call: ToolCall) -> bool:
         f"Tool call to {call.function!r} not run: its arguments were refused because {problem}."
     )
     return True
+
+
+def make_storable(message: ChatMessageAssistant) -> None:
+    """Replace lone surrogates in a reply's text in place: a reply the loop goes on from is
+    sent back to the model and hashed into the log as the next request's input, and neither
+    can hold one (the final reply is logged as it is)."""
+    if isinstance(message.content, str):
+        message.content = _storable(message.content)
+        return
+    for part in message.content:
+        if isinstance(part, ContentText):
+            part.text = _storable(part.text)
+
+
+def _storable(text: str) -> str:
+    """``text`` with anything UTF-8 cannot hold (lone surrogates) replaced."""
+    return text.encode("utf-8", "replace").decode("utf-8")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from inspect_ai.model import ChatMessageAssistant, ModelOutput, execute_tools
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from gsm8k.execution.arguments import screen_call, screen_reply_text
+from gsm8k.execution.arguments import make_storable, screen_call
 from gsm8k.grading.reasons import GUARD_KEY
 
 MAX_TOOL_CALLS_PER_REPLY = 16
@@ -49,9 +49,9 @@ def guarded_generate(max_tool_calls: int = MAX_TOOL_CALLS_PER_REPLY) -> Solver:
                 )
                 state.messages.pop()  # the calls will never get results; keep only its text
                 return _ended(state, state.output.model, reason, message.text)
+            make_storable(message)
             for call in message.tool_calls:
                 screen_call(call)  # arguments no tool can take: the call's error, not the run's
-            screen_reply_text(message)
             result = await execute_tools(state.messages, state.tools)
             state.messages.extend(result.messages)
             if result.output is not None:

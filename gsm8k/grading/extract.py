@@ -127,7 +127,9 @@ _JSON_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 
 _EXPLICIT_ANSWER = re.compile(
     # `#### 18` states an answer; `#### Cost of Bread` and `#### 1. Cost` are headings.
-    rf"^{DECORATION}answer{DECORATION}[:：]|####[ \t*_$\\]*[-−]?\d(?!\d?[.)][ \t]+[^\W\d_])|\\boxed"
+    rf"^{DECORATION}answer{DECORATION}[:：]|####[ \t*_$\\]*[-−]?\d(?!\d?[.)][ \t]+[^\W\d_])"
+    # `\\boxed{}` named as the format (`put the answer in \\boxed{}`) states no answer.
+    r"|\\boxed[ \t]*\{(?![ \t]*(?:\}|(?:answer|number|\.\.\.|…)[ \t]*\}))"
     r"|[\"'](?:final[_ ])?answer[\"'][ \t]*:"
     # An answer phrase counts only with a number close after it: a bare answer word (`উত্তর`,
     # which needs no colon) in the working is not a stated answer.
@@ -340,8 +342,10 @@ def _cut_continuation(completion: str, question: str | None = None) -> str:
         start = continuation.start()
 
 
-_QUESTION_OPENING = 60
-"""Characters of the sample's question (spaces collapsed) that mark it as asked again."""
+_QUESTION_OPENING = 2_000
+"""Characters of the sample's question (spaces collapsed) that mark it as asked again: the whole
+question (up to this length), so that a new question that opens like the sample's but changes a
+number (`… for $3 per fresh duck egg …`) is an invented follow-up, not an echo."""
 
 
 def _inside_json_reasoning(text: str) -> bool:

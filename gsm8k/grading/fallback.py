@@ -62,6 +62,8 @@ class _Scan:
     saw_wanted: bool = False
     only_question: bool = False
     """Whether the last sentence with numbers states only numbers of the question."""
+    computed: bool = False
+    """Whether ``last`` is a number its sentence computed (not one of the question's)."""
 
 
 @dataclass
@@ -102,7 +104,16 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             chosen = sentence.last
             if sentence.last_restates:
                 chosen = sentence.fresh or sentence.bold or sentence.kept or sentence.last
+            only_restates = sentence.last_restates and chosen is sentence.last
+            if only_restates and result.computed:
+                # "She makes $18 a day. She sells at $2 each.": a closing sentence that only
+                # restates the question does not take back the result computed before it.
+                sentence, sentence_start = _Sentence(), end + 1
+                return
             result.last = chosen
+            result.computed = not only_restates and (
+                chosen is sentence.fresh or chosen is sentence.bold
+            )
             result.saw_wanted = result.saw_wanted or sentence.wanted
             result.only_question = bool(reader.question) and sentence.fresh is None
         sentence, sentence_start = _Sentence(), end + 1
@@ -131,7 +142,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         if value is None:
             continue
         found = (value, text[match.start() : number_end])
-        in_question = abs(value) in reader.question
+        in_question = value.copy_abs() in reader.question
         sentence.last = found
         bold = _in_bold(text, sentence_start, match.start())
         sentence.last_restates = (
@@ -141,7 +152,11 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
                 text, match.start(), number_end, value, reader.quantities, sentence_start
             )
         )
-        if not in_question and not _derived_restatement(reader, text, number_end):
+        means = _MEANS_BEFORE.search(text, max(0, match.start() - _MEANS_LOOK), match.start())
+        if means is not None and sentence.fresh is not None:
+            # "So Janet makes $18 by selling 9 eggs.": the 9 is the means, 18 the result.
+            sentence.last_restates = True
+        elif not in_question and not _derived_restatement(reader, text, number_end):
             sentence.fresh = found
         if bold:
             sentence.bold = found
@@ -150,6 +165,13 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
     close_sentence(len(text) if end is None else end.start())
     return result
+
+
+_MEANS_BEFORE = re.compile(
+    r"\bby[ \t]++[A-Za-z]{2,20}ing[ \t]++(?:(?:the|all|her|his|their|those|these)[ \t]++)?\$?\Z",
+    re.IGNORECASE,
+)
+_MEANS_LOOK = 50
 
 
 def _derived_restatement(reader: Reader, text: str, end: int) -> bool:
@@ -163,7 +185,7 @@ def _derived_restatement(reader: Reader, text: str, end: int) -> bool:
         return False
     number = reader.numbers.match(text, tail.end())
     value = None if number is None else value_with_fraction(number, text)
-    return value is not None and abs(value) in reader.question
+    return value is not None and value.copy_abs() in reader.question
 
 
 # A total followed by the question quantity it covers: `$1800 for all 4 phones`.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from gsm8k.grading.fallback import find_last_number
-from gsm8k.grading.reader import UNIT_FACTORS, Found, Reader
+from gsm8k.grading.reader import UNIT_FACTORS, Found, Reader, ratio_in
 from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number"
@@ -196,10 +196,10 @@ def box_in_asked_unit(
         return None
     one = reader.value_of(text[first_start:first_end])
     other = reader.value_of(text[second_start:second_end])
-    if one is None or other is None or one == other or min(abs(one), abs(other)) == 0:
+    if one is None or other is None or one == other or min(one.copy_abs(), other.copy_abs()) == 0:
         return None
-    small, large = sorted((abs(one), abs(other)))
-    if large / small not in UNIT_FACTORS:
+    small, large = sorted((one.copy_abs(), other.copy_abs()))
+    if not ratio_in(large, small, UNIT_FACTORS):
         return None
     sentences = _SENTENCE_BREAK.split(question[:_QUESTION_LIMIT])
     asked = " ".join(sentence for sentence in sentences if "?" in sentence).lower()

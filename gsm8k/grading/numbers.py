@@ -71,9 +71,9 @@ form is a hyphen(-minus) (``-``, the full-width ``－`` and small ``﹣``, ``‐
 dashes, and the mathematical minus sign ``−``. Between two numbers they are subtraction."""
 _SIGN = "[" + re.escape(MINUS_SIGNS) + "]"
 _SPACE_SEPARATOR = "[" + re.escape(SPACE_SEPARATORS) + "]"
-# LaTeX groupings: 1{,}234, 1\,234 (thin space), 93,\!000 (comma, negative space), 93\ 000; and
-# the Arabic thousands separator ٬ (U+066C).
-_LATEX_GROUP = r"(?:[,\u066c]|\{,\}|\\,|,?\\!|\\[ ;:])"
+# LaTeX groupings: 1{,}234, 1\,234 (thin space), 93,\!000 (comma, negative space), 93\ 000; the
+# Arabic thousands separator ٬ (U+066C); the Swiss apostrophe 1'800 (or 1’800) and Python's 1_800.
+_LATEX_GROUP = r"(?:[,\u066c'’_]|\{,\}|\\,|,?\\!|\\[ ;:])"
 _THOUSANDS = (
     rf"\d{{1,3}}(?:{_LATEX_GROUP}\d{{3}})+(?!\d)"  # 1,234  1{,}234  1\,234  93,\!000
     r"|\d{1,2}(?:,\d{2})+,\d{3}(?!\d)"  # 1,00,000 (Indian grouping)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from gsm8k.grading.reader import EXPRESSION, HEDGED, SENTENCE_END, Found, Reader
+from gsm8k.grading.reader import BOUND, EXPRESSION, HEDGED, SENTENCE_END, Found, Reader
 from gsm8k.grading.rules import NoAnswer
 
 VALUE_WINDOW = 200
@@ -53,7 +53,9 @@ _FILLER = re.compile(
 _RANGE_OR_EXPRESSION = re.compile(
     r"(?:between|from)[ \t]+\\?[$£€¥₹]?[ \t]?\d[\d,.]*[ \t]*[A-Za-z]{0,12}[ \t]*(?:and|to)"
     r"[ \t]+\\?[$£€¥₹]?\d"
-    r"|(?![aAI][ \t])[A-Za-z][ \t]*[-+*/×−][ \t]*\d",
+    r"|(?![aAI][ \t])[A-Za-z][ \t]*[-+*/×−][ \t]*\d"
+    r"|(?:at[ \t]+(?:least|most)|(?:more|less|fewer|greater)[ \t]+than"
+    r"|no[ \t]+(?:more|less|fewer)[ \t]+than)[ \t]+\\?[$£€¥₹]?[ \t]?\d",
     re.IGNORECASE,
 )
 _DIGIT_RUN = re.compile(r"[\d,. \u00a0\u202f]*")
@@ -77,8 +79,11 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
         if last and _RANGE_OR_EXPRESSION.match(rest):
             # "The answer is between 18 and 20.", "The answer is x - 14.": not one number, and
             # the last-number guess would read a number inside it.
-            range_given = rest[:1].lower() in ("b", "f")
-            return NoAnswer(HEDGED if range_given else EXPRESSION)
+            opening = rest.lower()
+            if opening.startswith(("between", "from")):
+                return NoAnswer(HEDGED)
+            bound = opening.startswith(("at ", "more", "less", "fewer", "greater", "no "))
+            return NoAnswer(BOUND if bound else EXPRESSION)
         if not _NUMBER_START.match(rest):
             # "The answer is the amount she has left": prose, not a number.
             continue

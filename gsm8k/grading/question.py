@@ -78,7 +78,7 @@ def question_numbers(question: str | None) -> frozenset[Decimal]:
             continue  # a denominator: `1/3 pound` states one third, not 3
         value = value_with_fraction(match, text)
         if value is not None:
-            values.add(abs(value))
+            values.add(value.copy_abs())
     for word in _WORD.finditer(text):
         spelled = SMALL_NUMBER_WORDS.get(word.group(0).lower())
         if spelled is not None:
@@ -98,7 +98,7 @@ def question_quantities(question: str | None) -> frozenset[tuple[Decimal, str]]:
         end = _FRACTION_END.match(text, match.end())
         word = _WORD_AFTER.match(text, end.end() if end else match.end())
         if value is not None and word is not None:
-            pairs.add((abs(value), _stem(word.group("word"))))
+            pairs.add((value.copy_abs(), _stem(word.group("word"))))
     for found in _WORD.finditer(text):
         spelled = SMALL_NUMBER_WORDS.get(found.group(0).lower())
         after = _WORD_AFTER.match(text, found.end()) if spelled is not None else None
@@ -144,7 +144,7 @@ def quantity_after(
     question (`8 pens`, `30% of it`), not as the object of a verb that states a result."""
     fraction = _FRACTION_END.match(text, end)
     word = _WORD_AFTER.match(text, fraction.end() if fraction else end)
-    if word is None or (abs(value), _stem(word.group("word"))) not in quantities:
+    if word is None or (value.copy_abs(), _stem(word.group("word"))) not in quantities:
         return False
     if before is None:
         return True

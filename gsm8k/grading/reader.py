@@ -83,6 +83,14 @@ _FUNCTION_AFTER = re.compile(
     re.IGNORECASE,
 )
 _FUNCTION_LOOK = 24
+# A bound on the value rather than the value: `at least 18`, `more than 18`, `≤ 18`. (`about 18`,
+# `approximately 18` state the value, rounded.)
+_BOUND_BEFORE = re.compile(
+    r"(?:\b(?:at[ \t]+(?:least|most)|(?:more|less|fewer|greater|higher|lower)[ \t]+than"
+    r"|no[ \t]+(?:more|less|fewer)[ \t]+than)|[≥≤><]|\\(?:geq?|leq?|gt|lt)\b)"
+    r"[ \t]*\\?[$£€¥₹]?[ \t]*\Z",
+    re.IGNORECASE,
+)
 # Two values offered as alternatives or side by side: `18 or 20`, `18 dollars or 20 dollars`,
 # `18–20`, `18 and 20`, `18, 20`, `18 20`, `18 \\text{ or } 20`. The unit word is a word of its
 # own: `$168 for 2 weeks` is not `$168 f` or `2`.
@@ -98,6 +106,7 @@ cents, …): two values in this ratio may be one answer written twice."""
 EXPRESSION = "the stated answer is an expression with a variable, not a number"
 HEDGED = "the stated answer offers two different values"
 ARITHMETIC = "the stated answer is arithmetic still to be done, not its result"
+BOUND = "the stated answer is a bound (at least, more than, ≤ …), not a value"
 FUNCTION = (
     "the stated answer is a function of a number (a root, a power, a percent of), not a value"
 )
@@ -143,7 +152,7 @@ class Reader:
                 if numerator is not None  # `\frac{4}{3}` is 4/3, never 4 or 3
                 else self.value_at(match, stated)
             )
-            if value is not None and abs(value) not in self.question:
+            if value is not None and value.copy_abs() not in self.question:
                 return -value if value > 0 and self._loss_for_profit(stated) else value
         return None
 
@@ -282,7 +291,10 @@ class Reader:
             return EXPRESSION
         if _OPERATION.match(stated, first.end()):
             return ARITHMETIC
-        function_before = stated[max(0, first.start() - _FUNCTION_LOOK) : first.start()]
+        bound_before = stated[max(0, first.start() - _FUNCTION_LOOK) : first.start()]
+        if _BOUND_BEFORE.search(bound_before):
+            return BOUND
+        function_before = bound_before
         if _FUNCTION_BEFORE.search(function_before) or _FUNCTION_AFTER.match(stated, first.end()):
             return FUNCTION
         if self.mixed_at(first, stated) is not None:
@@ -373,8 +385,14 @@ def same_quantity(one: Decimal, other: Decimal) -> bool:
     """Whether two values may be one quantity in two units (`2 hours or 120 minutes`)."""
     if one == other:
         return True
-    small, large = sorted((abs(one), abs(other)))
-    return small != 0 and large / small in UNIT_FACTORS
+    small, large = sorted((one.copy_abs(), other.copy_abs()))
+    return small != 0 and ratio_in(large, small, UNIT_FACTORS)
+
+
+def ratio_in(large: Decimal, small: Decimal, factors: frozenset[Decimal]) -> bool:
+    """Whether ``large / small`` is one of ``factors`` (all under 10**4); values of millions
+    of digits apart are not divided, which would overflow the decimal context."""
+    return large.adjusted() - small.adjusted() <= 4 and large / small in factors
 
 
 def _last_working_equals(snippet: str) -> int | None:

@@ -49,6 +49,11 @@ _WORKING_LINE = re.compile(r"\n[^\n\d]*\d")  # a later line with a number in it
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 
 
+QUESTIONED = "the final answer line questions its value: it does not state an answer"
+# A value the line asks about: `ANSWER: 18? No.`, `ANSWER: $18?`
+_QUESTIONED = re.compile(r"[ \t*_`$\\]*[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t*_`]*[?？]")
+
+
 class NoAnswer(str):
     """A rule found the final answer and it is not a number: the search ends with no answer."""
 
@@ -106,10 +111,13 @@ def find_answer_line(reader: Reader) -> Found | NoAnswer | None:
             return None  # the final value comes later: the boxed or fallback rules read it
         if index == 0:
             # The last answer line is the model's final statement: an expression (`x - 14`) or
-            # two values (`18 or 20`) are not one number.
+            # two values (`18 or 20`) are not one number, and a value it questions (`18? No.`)
+            # is not stated.
             refused = reader.refusal(value.strip())
             if refused is not None:
                 return NoAnswer(refused)
+            if _QUESTIONED.match(value):
+                return NoAnswer(QUESTIONED)
             computed = (
                 reader.computed_value(value.strip())
                 if explains or reader.opens_with_question_quantity(value.strip())

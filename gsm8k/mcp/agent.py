@@ -24,11 +24,12 @@ only: the grade is read from the model's own final reply.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import anyio
-from inspect_ai.model import ModelOutput
+from inspect_ai.model import ChatMessageUser, GenerateConfig, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolDef, ToolError, ToolResult
 from inspect_ai.tool._tool import ToolParsingError
@@ -36,8 +37,9 @@ from inspect_ai.util._anyio import inner_exception
 
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
-from gsm8k.mcp.config import ServerSpec, parse_spec
-from gsm8k.mcp.liveness import Probe, connection_probe, transport_failure
+from gsm8k.mcp.config import PROBLEM_SLOT, McpChoice, ServerSpec, parse_choice
+from gsm8k.mcp.liveness import Probe, connection_probe, raised_in_client, transport_failure
+from gsm8k.mcp.startup import START_KEY, START_WAIT_KEY, preflight, start_slot, start_timeout
 from gsm8k.mcp.workdir import sample_workdir
 
 DEFAULT_TURNS = 15
@@ -45,12 +47,13 @@ DEFAULT_TURNS = 15
 each are run; a reply past the limit ends the sample."""
 DEFAULT_TIME_LIMIT = 180
 """Seconds per sample (mcpbr's ``timeout_seconds``), server start and tool calls included."""
-START_SECONDS = 30.0
-"""How long a server may take to start and list its tools before the sample is given up."""
 CALL_SECONDS = 30.0
 """How long one tool call may take before the model is told it timed out."""
 RESULT_BYTES = 16 * 1024
 """A tool result the model reads is clipped here (Inspect's own truncation, with a marker)."""
+CLIENT_ERROR_KEY = "mcp_client_error"
+"""Sample metadata key recording an error of the MCP client's transport that ended the sample
+without evidence that the server was gone (the sample is scored)."""
 MAX_TOOLS = 128
 """More tools than this (the most OpenAI's API accepts in one request) and the sample is given
 up: no model can be offered them all."""
@@ -68,14 +71,24 @@ class McpSetup:
     """``None`` for ``mcp=none``: the same loop and limits without a server."""
     turns: int = DEFAULT_TURNS
     time_limit: int = DEFAULT_TIME_LIMIT
+    start_seconds: float = 0.0
+    """How long a server may take to start and list its tools (``-T mcp_start_timeout``)."""
+    prompt: str | None = None
+    """mcpbr's ``agent_prompt``: the question's user message, the question in its slot."""
+    max_concurrent: int | None = None
 
     def generate(self) -> Solver:
-        return mcp_generate(self.spec)
+        return mcp_generate(self.spec, self.start_seconds, self.prompt)
 
     def task_limits(self) -> dict[str, Any]:
         """Inspect's own per-sample limits (``--turn-limit``, ``--time-limit``, ``--token-limit``
-        on the command line override them)."""
-        return {"turn_limit": self.turns, "time_limit": self.time_limit}
+        on the command line override them); mcpbr's ``max_concurrent`` as the model's
+        connections, which Inspect's sample concurrency follows (``--max-connections``
+        overrides it)."""
+        limits: dict[str, Any] = {"turn_limit": self.turns, "time_limit": self.time_limit}
+        if self.max_concurrent is not None:
+            limits["config"] = GenerateConfig(max_connections=self.max_concurrent)
+        return limits
 
     def metadata(self) -> dict[str, Any]:
         spec = self.spec
@@ -84,24 +97,38 @@ class McpSetup:
             "mcp_server_name": spec.name if spec else None,
             "mcp_transport": spec.transport if spec else None,
             "mcp_runs_as": "the evaluating user" if spec and spec.transport == "stdio" else None,
+            "mcp_start_timeout": self.start_seconds if spec else None,
             "mcp_call_seconds": CALL_SECONDS,
             "mcp_result_bytes": RESULT_BYTES,
+            "mcp_agent_prompt": self.prompt,
         }
 
     def display_suffix(self) -> str:
         return f" mcp={self.spec.name if self.spec else 'none'}"
 
 
-def mcp_setup(mcp: str | None, mode: str, tools: str, preset: str, default: str) -> McpSetup | None:
-    """The MCP setup ``-T mcp=`` asks for; ``None`` without it.
+def mcp_setup(
+    mcp: str | None,
+    mode: str,
+    tools: str,
+    preset: str,
+    default: str,
+    start: float | None = None,
+) -> McpSetup | None:
+    """The MCP setup ``-T mcp=`` asks for; ``None`` without it. A server is started once here,
+    before any sample (:func:`gsm8k.mcp.startup.preflight`).
 
     Raises:
         ValueError: for a value that names no server, or with ``mode=pal``, ``tools=`` or a
             preset (the server's tools are the only ones offered, on the task's own prompt).
+        TaskInputError: when the server cannot serve a sample (one line, nothing run).
     """
     if mcp is None:
+        if start is not None:
+            raise ValueError("mcp_start_timeout= goes with mcp=<server>.")
         return None
-    spec = parse_spec(mcp)
+    choice: McpChoice = parse_choice(mcp)
+    seconds = start_timeout(start)
     if mode != "cot" or tools != "none":
         raise ValueError(
             "mcp= offers the server's tools while the model reasons: use it with mode=cot and "
@@ -109,20 +136,38 @@ def mcp_setup(mcp: str | None, mode: str, tools: str, preset: str, default: str)
         )
     if preset != default:
         raise ValueError(f"mcp= runs on the task's own prompt, not preset={preset}.")
-    return McpSetup(spec)
+    spec = choice.spec
+    if spec is not None:
+        spec = preflight(spec, seconds, MAX_TOOLS)
+    # Registers the check that fails a run in which no sample was scored (mcp= runs only).
+    from gsm8k.mcp import outcome  # noqa: F401
+
+    return McpSetup(
+        spec,
+        turns=choice.turns or DEFAULT_TURNS,
+        time_limit=choice.time_limit or DEFAULT_TIME_LIMIT,
+        start_seconds=seconds,
+        prompt=choice.prompt,
+        max_concurrent=choice.max_concurrent,
+    )
 
 
 @solver
-def mcp_generate(spec: ServerSpec | None) -> Solver:
-    """The task's tool loop with ``spec``'s tools offered for the whole solve."""
+def mcp_generate(
+    spec: ServerSpec | None, start_seconds: float = 0.0, prompt: str | None = None
+) -> Solver:
+    """The task's tool loop with ``spec``'s tools offered for the whole solve; with ``prompt``
+    (mcpbr's ``agent_prompt``), the question's message is that prompt around the question."""
     loop = guarded_generate()
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if prompt is not None:
+            ask(state, prompt)
         if spec is None:
             return await loop(state, generate)
         async with sample_workdir() as workdir:
             try:
-                return await with_server(spec, workdir, state, generate, loop)
+                return await with_server(spec, workdir, state, generate, loop, start_seconds)
             except Exception as error:
                 inner = inner_exception(error)
                 if isinstance(inner, ServerFailure):
@@ -130,38 +175,77 @@ def mcp_generate(spec: ServerSpec | None) -> Solver:
                 lost = transport_failure(inner)
                 if lost is not None:  # the client's own transport saw the connection fail
                     return failed(state, spec, f"it stopped answering: {lost}")
+                if raised_in_client(inner):
+                    # Anything else the client's transport raised (a read that timed out on a
+                    # server the model kept busy, a message it could not read): no evidence the
+                    # server is gone, so the sample ends as the model's scored failure.
+                    state.metadata[CLIENT_ERROR_KEY] = _describe(inner)
+                    return state
                 raise
 
     return solve
 
 
+def ask(state: TaskState, prompt: str) -> None:
+    """Put the question into ``prompt``'s slot as the last user message (the question's own)."""
+    text = prompt.replace(PROBLEM_SLOT, state.input_text)
+    for index in range(len(state.messages) - 1, -1, -1):
+        if isinstance(state.messages[index], ChatMessageUser):
+            state.messages[index] = ChatMessageUser(content=text)
+            return
+    state.messages.append(ChatMessageUser(content=text))
+
+
 async def with_server(
-    spec: ServerSpec, workdir: str, state: TaskState, generate: Generate, loop: Solver
+    spec: ServerSpec,
+    workdir: str,
+    state: TaskState,
+    generate: Generate,
+    loop: Solver,
+    start_seconds: float,
 ) -> TaskState:
-    """Connect, offer the server's tools, run the loop; the connection closes with the sample."""
-    server = spec.server(workdir)
-    # A deadline for the start only: lifted once the tools are listed (one scope, so that the
-    # client's own task groups nest inside it).
-    with anyio.CancelScope(deadline=anyio.current_time() + START_SECONDS) as start:
-        try:
-            async with server:
-                offered = await server.tools()
-                start.deadline = math.inf
-                if len(offered) > MAX_TOOLS:
-                    raise ServerFailure(
-                        f"it offers {len(offered)} tools, more than the {MAX_TOOLS} a model "
-                        "can be offered at once"
-                    )
-                probe = connection_probe(server)
-                state.tools = [guarded_tool(tool, probe) for tool in offered]
-                return await loop(state, generate)
-        except ServerFailure:
-            raise
-        except Exception as error:
-            if start.deadline != math.inf:
-                raise ServerFailure(f"it did not start: {_describe(error)}") from error
-            raise
-    raise ServerFailure(f"it did not start and list its tools within {START_SECONDS:g} s")
+    """Connect, offer the server's tools, run the loop; the connection closes with the sample.
+
+    The start waits for a turn (:func:`gsm8k.mcp.startup.start_slot`); ``start_seconds`` counts
+    from the server's own start. Both times go into the sample's metadata.
+    """
+    asked = time.monotonic()
+    slots = start_slot()
+    await slots.acquire()
+    starting = True
+    state.metadata[START_WAIT_KEY] = round(time.monotonic() - asked, 3)
+    try:
+        server = spec.server(workdir)
+        # A deadline for the start only: lifted once the tools are listed (one scope, so that
+        # the client's own task groups nest inside it).
+        with anyio.CancelScope(deadline=anyio.current_time() + start_seconds) as start:
+            try:
+                async with server:
+                    offered = await server.tools()
+                    start.deadline = math.inf
+                    starting = False
+                    slots.release()
+                    state.metadata[START_KEY] = round(time.monotonic() - asked, 3)
+                    if len(offered) > MAX_TOOLS:
+                        raise ServerFailure(
+                            f"it offers {len(offered)} tools, more than the {MAX_TOOLS} a model "
+                            "can be offered at once"
+                        )
+                    probe = connection_probe(server)
+                    state.tools = [guarded_tool(tool, probe) for tool in offered]
+                    return await loop(state, generate)
+            except ServerFailure:
+                raise
+            except Exception as error:
+                if start.deadline != math.inf:
+                    raise ServerFailure(f"it did not start: {_describe(error)}") from error
+                raise
+        raise ServerFailure(
+            f"it did not start and list its tools within {start_seconds:g} s (-T mcp_start_timeout)"
+        )
+    finally:
+        if starting:
+            slots.release()
 
 
 def guarded_tool(tool: Tool, gone: Probe) -> Tool:
@@ -212,7 +296,8 @@ def as_text(result: ToolResult) -> str:
             parts.append(text)
         else:
             parts.append(f"({getattr(item, 'type', type(item).__name__)} content omitted)")
-    return "\n".join(parts)
+    # A lone surrogate (JSON can carry one) could not be sent on to the model or logged.
+    return "\n".join(parts).encode("utf-8", "replace").decode("utf-8")
 
 
 def failed(state: TaskState, spec: ServerSpec, why: str) -> TaskState:

@@ -5,17 +5,23 @@ Three ways to name one, as people already write them:
 - a command line: ``npx -y @modelcontextprotocol/server-filesystem {workdir}``;
 - an HTTP URL of a streamable-HTTP server: ``http://127.0.0.1:8765/mcp``;
 - a ``.json``/``.yaml`` file holding one server in Claude Desktop's shape
-  (``{"mcpServers": {"name": {"command", "args", "env"}}}``), mcpbr's (``mcp_server: {command,
-  args, env}``) or the bare block (``{"command", "args", "env"}`` or ``{"url"}``).
+  (``{"mcpServers": {"name": {"command", "args", "env"}}}``), mcpbr's (``mcp_server: {name,
+  command, args, env}`` with its ``agent_prompt``, ``timeout_seconds``, ``max_iterations`` and
+  ``max_concurrent``) or the bare block (``{"command", "args", "env"}`` or ``{"url"}``).
 
-``{workdir}`` in a command's arguments, environment or ``cwd`` is a fresh empty folder per sample.
-``none`` is the same agent loop and limits with no server: the baseline of a with/without pair.
-A server named here runs as the user who runs the eval, with that user's files and network.
+``{workdir}`` in a command's arguments, environment or ``cwd`` is a fresh empty folder per sample;
+``${NAME}`` in an ``env`` value is the evaluator's own variable (mcpbr's syntax), read when the
+server starts. ``none`` is the same agent loop and limits with no server: the baseline of a
+with/without pair; ``none:FILE`` is that baseline with FILE's prompt and limits (mcpbr runs both
+sides from one file). A server named here runs as the user who runs the eval, with that user's
+files and network, and gets the part of the evaluator's environment a server needs
+(:func:`server_environment`), never its API keys.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -26,10 +32,31 @@ from inspect_ai.tool import MCPServer, mcp_server_http, mcp_server_stdio
 
 WORKDIR = "{workdir}"
 NO_SERVER = "none"
+BASELINE_PREFIX = f"{NO_SERVER}:"
+"""``none:FILE``: the baseline with FILE's prompt and limits."""
+PROBLEM_SLOT = "{problem_statement}"
+"""Where mcpbr's ``agent_prompt`` puts the question."""
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
 Transport = Literal["stdio", "http"]
 _PLAIN = re.compile(r"[\w@%+=:,./{}-]+")
 """Command-line words shown as they are; any other is quoted as a shell would need."""
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+INHERITED_NAMES = frozenset(
+    {
+        *("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LANGUAGE", "TZ"),
+        *("TMPDIR", "TEMP", "TMP", "VIRTUAL_ENV", "NVM_DIR", "NODE_PATH", "COREPACK_HOME"),
+        *("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"),
+        "NODE_EXTRA_CA_CERTS",
+    }
+)
+"""Variables a stdio server gets from the evaluator: where programs, home, temporary files and
+certificates are, and the locale."""
+INHERITED_PREFIXES = ("LC_", "XDG_", "npm_config_", "NPM_CONFIG_", "PIP_", "UV_")
+"""Prefixes of settings a server's launcher reads: npm's (cache, registry, its own auth), pip's
+and uv's (index, cache), the XDG folders and the locale."""
+PROXY_NAMES = ("http_proxy", "https_proxy", "no_proxy", "all_proxy", "ftp_proxy")
+"""Proxy settings, in either case, so that ``npx``/``uvx`` reach their registries."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +70,9 @@ class ServerSpec:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     url: str = ""
+    executable: str | None = None
+    """Where the command was found when it is not on ``PATH`` (started from there; the log
+    still names the command as written)."""
 
     @property
     def uses_workdir(self) -> bool:
@@ -55,9 +85,12 @@ class ServerSpec:
             return mcp_server_http(name=self.name, url=self.url)
         return mcp_server_stdio(
             name=self.name,
-            command=self.command,
+            command=self.executable or self.command,
             args=[arg.replace(WORKDIR, workdir) for arg in self.args],
-            env={key: value.replace(WORKDIR, workdir) for key, value in self.env.items()} or None,
+            env=server_environment()
+            | {
+                key: expand(value, key).replace(WORKDIR, workdir) for key, value in self.env.items()
+            },
             cwd=self.cwd.replace(WORKDIR, workdir) if self.cwd else None,
         )
 
@@ -68,39 +101,122 @@ class ServerSpec:
         return command_line([self.command, *self.args])
 
 
+def server_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The evaluator's variables a stdio server gets: :data:`INHERITED_NAMES`, the settings
+    under :data:`INHERITED_PREFIXES` and the proxies. Anything else (API keys, cloud
+    credentials, tokens) stays with the evaluator; a server that needs one names it in its
+    ``env`` (``KEY: ${KEY}``)."""
+    source = os.environ if environ is None else environ
+    return {
+        name: value
+        for name, value in source.items()
+        if name in INHERITED_NAMES
+        or name.startswith(INHERITED_PREFIXES)
+        or name.lower() in PROXY_NAMES
+    }
+
+
+def expand(value: str, name: str) -> str:
+    """``value`` with each ``${VAR}`` replaced by the evaluator's variable.
+
+    Raises:
+        ValueError: naming the variable that is not set.
+    """
+
+    def variable(found: re.Match[str]) -> str:
+        held = os.environ.get(found.group(1))
+        if held is None:
+            raise ValueError(
+                f"env {name}: ${{{found.group(1)}}} is not set in your environment; export it "
+                "or write the value in the server file."
+            )
+        return held
+
+    return _VARIABLE.sub(variable, value)
+
+
 def command_line(words: list[str]) -> str:
     """``words`` as a shell would take them back, ``{workdir}`` left readable (unquoted)."""
     return " ".join(word if _PLAIN.fullmatch(word) else shlex.quote(word) for word in words)
 
 
+@dataclass(frozen=True)
+class McpChoice:
+    """What ``-T mcp=`` asks for: the server (``None`` for ``none``) and, from an mcpbr file,
+    the prompt and the limits that go with it."""
+
+    spec: ServerSpec | None
+    prompt: str | None = None
+    """mcpbr's ``agent_prompt``: the user message, the question in its ``{problem_statement}``."""
+    turns: int | None = None
+    """``max_iterations``: model replies per sample."""
+    time_limit: int | None = None
+    """``timeout_seconds``: seconds per sample."""
+    max_concurrent: int | None = None
+    """``max_concurrent``: samples (model connections) at once."""
+
+
+MCPBR_LIMITS = {"timeout_seconds": "time_limit", "max_iterations": "turns"}
+MCPBR_HONOURED = frozenset({"mcp_server", "agent_prompt", "max_concurrent", *MCPBR_LIMITS})
+MCPBR_ELSEWHERE = {
+    "model": "choose the model with --model",
+    "provider": "choose the model with --model",
+    "agent_harness": "this task runs its own tool loop",
+    "dataset": "choose the data with -T dataset=",
+    "sample_size": "choose how many questions with --limit",
+    "use_prebuilt_images": "a server runs on this machine, not in a SWE-bench image",
+    "cybergym_level": "this is GSM8K",
+}
+"""mcpbr keys this task cannot honour from the file, and where the same choice is made here."""
+BENCHMARK = "gsm8k"
+
+
 def parse_spec(text: str | None) -> ServerSpec | None:
-    """The server ``-T mcp=`` names; ``None`` for ``none`` (the loop without a server).
+    """The server ``-T mcp=`` names; ``None`` for ``none`` (the loop without a server)."""
+    return parse_choice(text).spec
+
+
+def parse_choice(text: str | None) -> McpChoice:
+    """What ``-T mcp=`` names: a server, ``none``, or ``none:FILE``.
 
     Raises:
         ValueError: naming ``mcp=`` and what is wrong (an empty value, an unreadable or
-            ill-formed file, a file naming no server or several).
+            ill-formed file, a file naming no server or several, an mcpbr key it cannot honour).
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError(
-            f"mcp={text!r}: name an MCP server: a command line, an http(s) URL, a .json/.yaml "
-            f"file, or {NO_SERVER} for the same agent loop without a server."
+            f"mcp={'' if text is None else text!r}: name an MCP server: a command line, an "
+            f"http(s) URL, a .json/.yaml file, or {NO_SERVER} for the same agent loop without a "
+            "server (leave mcp out for the task without the agent loop)."
         )
     value = text.strip()
     if value == NO_SERVER:
-        return None
+        return McpChoice(None)
+    if value.startswith(BASELINE_PREFIX):
+        path = value[len(BASELINE_PREFIX) :].strip()
+        if not path.endswith(CONFIG_SUFFIXES):
+            raise ValueError(
+                f"mcp={value}: after {BASELINE_PREFIX} name the .json/.yaml server file whose "
+                "prompt and limits the baseline shares."
+            )
+        choice = from_file(Path(path).expanduser())
+        return McpChoice(
+            None, choice.prompt, choice.turns, choice.time_limit, choice.max_concurrent
+        )
     if value.startswith(("http://", "https://")):
-        return ServerSpec(name=value, transport="http", url=value)
+        return McpChoice(ServerSpec(name=value, transport="http", url=value))
     if value.endswith(CONFIG_SUFFIXES):
         return from_file(Path(value).expanduser())
     try:
         words = shlex.split(value)
     except ValueError as error:
         raise ValueError(f"mcp={value!r}: cannot split the command line ({error}).") from error
-    return ServerSpec(name=value, transport="stdio", command=words[0], args=words[1:])
+    return McpChoice(ServerSpec(name=value, transport="stdio", command=words[0], args=words[1:]))
 
 
-def from_file(path: Path) -> ServerSpec:
-    """The one server a Claude Desktop, mcpbr or bare JSON/YAML file describes.
+def from_file(path: Path) -> McpChoice:
+    """The one server a Claude Desktop, mcpbr or bare JSON/YAML file describes, with an mcpbr
+    file's prompt and limits.
 
     Raises:
         ValueError: naming the file and what to fix.
@@ -117,15 +233,66 @@ def from_file(path: Path) -> ServerSpec:
             import yaml
 
             data = yaml.safe_load(text)
+    except ImportError as error:
+        raise ValueError(
+            f"{where}: reading YAML needs PyYAML: pip install pyyaml (this package's mcp extra)."
+        ) from error
     except Exception as error:  # json and yaml raise their own types; both are the file's fault
         first = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise ValueError(f"{where}: not valid {path.suffix[1:].upper()}: {first}") from error
+    if isinstance(data, dict) and "mcp_server" in data:
+        return _mcpbr(data, where)
     name, block = _server_block(data, where)
-    return from_block(block, name, where)
+    return McpChoice(from_block(block, name, where))
+
+
+def _mcpbr(data: dict[str, Any], where: str) -> McpChoice:
+    """An mcpbr config: its server, and the keys that map onto this task's prompt and limits."""
+    for key in data:
+        if key in MCPBR_HONOURED or (key == "benchmark" and data[key] == BENCHMARK):
+            continue
+        why = MCPBR_ELSEWHERE.get(key, "it is not an mcpbr setting this task knows")
+        if key == "benchmark":
+            why = f"this task is {BENCHMARK}"
+        raise ValueError(
+            f"{where}: {key}: {data[key]!r} cannot be honoured here ({why}); remove it from the "
+            "file."
+        )
+    block = data["mcp_server"]
+    name = block.get("name") if isinstance(block, dict) else None
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"{where}: mcp_server.name must be a string.")
+    server = from_block(
+        {key: value for key, value in block.items() if key != "name"}
+        if isinstance(block, dict)
+        else block,
+        name,
+        where,
+    )
+    prompt = data.get("agent_prompt")
+    if prompt is not None and (not isinstance(prompt, str) or PROBLEM_SLOT not in prompt):
+        raise ValueError(
+            f"{where}: agent_prompt must be text with a {PROBLEM_SLOT} slot for the question."
+        )
+    limits = {}
+    for key in (*MCPBR_LIMITS, "max_concurrent"):
+        value = data.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 1
+        ):
+            raise ValueError(f"{where}: {key} must be a whole number of at least 1, not {value!r}.")
+        limits[key] = value
+    return McpChoice(
+        server,
+        prompt=prompt,
+        turns=limits["max_iterations"],
+        time_limit=limits["timeout_seconds"],
+        max_concurrent=limits["max_concurrent"],
+    )
 
 
 def _server_block(data: Any, where: str) -> tuple[str | None, dict[str, Any]]:
-    """The server's own block and name from whichever of the three shapes ``data`` has."""
+    """The server's own block and name from Claude Desktop's or the bare shape."""
     if not isinstance(data, dict):
         raise ValueError(f"{where}: expected a mapping with mcpServers, mcp_server or command.")
     if "mcpServers" in data:
@@ -138,8 +305,6 @@ def _server_block(data: Any, where: str) -> tuple[str | None, dict[str, Any]]:
             )
         [(name, block)] = servers.items()
         return str(name), block
-    if "mcp_server" in data:
-        return None, data["mcp_server"]
     return None, data
 
 

@@ -75,12 +75,21 @@ def transport_failure(error: BaseException) -> str | None:
     connection's task group (an HTTP server that went away fails the client's next request
     there, before any reply can reach the tool call)."""
     closed = isinstance(error, _CLOSED_TRANSPORT) or _transport_error(error)
-    if closed and _raised_in_client_transport(error):
+    if closed and not _timeout(error) and raised_in_client(error):
         return f"its connection failed ({type(error).__name__}: {str(error)[:200]})"
     return None
 
 
-def _raised_in_client_transport(error: BaseException) -> bool:
+def _timeout(error: BaseException) -> bool:
+    """A wait that ran out (httpx's ``TimeoutException`` family): a busy server, not a gone one
+    (and the model decides how busy)."""
+    return isinstance(error, TimeoutError) or any(
+        "Timeout" in cls.__name__ for cls in type(error).__mro__
+    )
+
+
+def raised_in_client(error: BaseException) -> bool:
+    """Whether ``error`` was raised inside the MCP SDK's client (its transports, its session)."""
     traceback = error.__traceback__
     while traceback is not None:
         if str(traceback.tb_frame.f_globals.get("__name__", "")).startswith("mcp.client."):

@@ -16,6 +16,7 @@ from typing import Any
 
 from inspect_ai import Task
 from inspect_ai._eval.task.constants import TASK_ALL_PARAMS_ATTR
+from inspect_ai._util.registry import REGISTRY_PARAMS
 
 from gsm8k.settings.errors import TaskInputError
 
@@ -53,4 +54,26 @@ class RecordedTask(Task):
     def __setattr__(self, name: str, value: Any) -> None:
         if name == TASK_ALL_PARAMS_ATTR and isinstance(value, dict):
             value = value | getattr(self, "_resolved", {})
+        if name == REGISTRY_PARAMS and isinstance(value, dict):
+            refuse_empty(value)
         super().__setattr__(name, value)
+
+
+NOT_EMPTY = ("mcp",)
+"""Parameters whose empty value must not pass for the default: Inspect reads ``-T mcp=`` as
+``None``, which would silently run the task without the experiment the user asked for."""
+
+
+def refuse_empty(passed: Mapping[str, Any]) -> None:
+    """Refuse a parameter of :data:`NOT_EMPTY` passed with no value (``-T mcp=``).
+
+    Raises:
+        TaskInputError: naming the parameter and what to give instead.
+    """
+    for name in NOT_EMPTY:
+        if name in passed and passed[name] is None:
+            raise TaskInputError(
+                f"-T {name}= is empty: name an MCP server (a command line, an http(s) URL or a "
+                ".json/.yaml file), or none for the same agent loop without a server; leave "
+                f"{name} out for the plain task (nothing was run)."
+            )

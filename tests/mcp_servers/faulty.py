@@ -2,6 +2,8 @@
 
 ``exit-at-start``: exits before answering anything. ``first-start-fails``: the first process
 started with a given ``FLAKY_MARKER`` file exits at once, later ones serve ``lookup``.
+``start-fails``: counts its starts in ``FLAKY_MARKER.<n>`` files; start ``FLAKY_FAIL`` exits at
+once (``2+``: every start from the second on), the others serve ``lookup``.
 ``malformed``: answers every request with a line that is not JSON-RPC. ``exit-mid-run``: starts
 and lists its tool, then exits on the first call. ``flood``: its tool returns 5 MB. ``sleep``:
 its tool never answers in time. ``many-tools``: offers 300 tools. ``says-answer``: its tool
@@ -22,6 +24,17 @@ if MODE == "first-start-fails":
     marker = os.environ["FLAKY_MARKER"]
     if not os.path.exists(marker):
         open(marker, "w").close()
+        sys.exit(3)
+if MODE == "start-fails":
+    marker, fail = os.environ["FLAKY_MARKER"], os.environ["FLAKY_FAIL"]
+    start = 1
+    while True:
+        try:
+            os.close(os.open(f"{marker}.{start}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            break
+        except FileExistsError:
+            start += 1
+    if start == int(fail.rstrip("+")) or (fail.endswith("+") and start >= int(fail[:-1])):
         sys.exit(3)
 if MODE == "malformed":
     for _line in sys.stdin:
