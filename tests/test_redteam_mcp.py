@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageTool, ModelOutput
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageTool,
+    ContentReasoning,
+    ContentText,
+    ModelOutput,
+)
 from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.task import gsm8k
@@ -26,14 +33,20 @@ SURROGATE = "\ud800"
 """A lone surrogate: JSON can carry one (``"\\ud800"``), UTF-8 cannot."""
 
 
-def replies(calls: list[ToolCall], text: str) -> Callable[..., ModelOutput]:
-    """One reply per call, each with ``text`` beside its call, then the wrong answer."""
+def replies(
+    calls: list[ToolCall], text: str, reasoning: bool = False
+) -> Callable[..., ModelOutput]:
+    """One reply per call, each with ``text`` beside its call (as a reasoning part too, when
+    ``reasoning``), then the wrong answer."""
 
     def respond(messages: list[ChatMessage], tools: list[ToolInfo]) -> ModelOutput:
         done = sum(isinstance(m, ChatMessageTool) for m in messages)
         if done >= len(calls):
             return ModelOutput.from_content(model="hostile", content=WRONG)
-        message = ChatMessageAssistant(content=text, tool_calls=[calls[done]], model="hostile")
+        content: str | list[ContentText | ContentReasoning] = text
+        if reasoning:
+            content = [ContentReasoning(reasoning=text, summary=text), ContentText(text=text)]
+        message = ChatMessageAssistant(content=content, tool_calls=[calls[done]], model="hostile")
         return ModelOutput.from_message(message, stop_reason="tool_calls")
 
     return respond
@@ -88,4 +101,21 @@ def test_a_lone_surrogate_beside_a_call_to_gsm8k_mcp_over_http_does_not_end_the_
     calls = surrogate_calls("calculator", "expression", "1 + 1")
     with serving_http() as (_process, url):
         sample = only_sample(run({"mcp": url}, replies(calls, f"Let me compute {SURROGATE}")))
+    assert_scored_wrong(sample)
+
+
+@pytest.mark.parametrize(
+    "task_args",
+    [
+        pytest.param({"tools": "calculator"}, id="calculator"),
+        pytest.param({"mcp": "none"}, id="none"),
+    ],
+)
+def test_a_lone_surrogate_in_the_reasoning_beside_a_call_does_not_end_the_eval(
+    task_args: dict[str, Any],
+) -> None:
+    """A reasoning part (a reasoning model's thinking) is sent back with the reply and hashed
+    into the log like its text."""
+    calls = [ToolCall(id="plain", function="calculator", arguments={"expression": "1 + 1"})]
+    sample = only_sample(run(task_args, replies(calls, f"I think {SURROGATE}", reasoning=True)))
     assert_scored_wrong(sample)
