@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from inspect_ai.model import ChatMessageAssistant, ContentText
+from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText
 from inspect_ai.tool import ToolCall
 
 MAX_DEPTH = 32
@@ -99,6 +99,10 @@ def make_storable(message: ChatMessageAssistant) -> None:
     for part in message.content:
         if isinstance(part, ContentText):
             part.text = _storable(part.text)
+        elif isinstance(part, ContentReasoning):  # sent back and hashed like the text
+            part.reasoning = _storable(part.reasoning)
+            if part.summary is not None:
+                part.summary = _storable(part.summary)
 
 
 def _storable(text: str) -> str:
