@@ -41,15 +41,27 @@ def run(
     return code, [json.loads(line) for line in captured.out.splitlines()], captured.err
 
 
-def test_a_plain_jsonl_grade_imports_no_heavy_package(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "row",
+    [
+        pytest.param(grade_inputs.ONE_ROW, id="with-its-target"),
+        pytest.param(
+            {"id": "0", "completion": "16 - 3 - 4 = 9 eggs, 9 * 2 = 18.\nANSWER: 18"},
+            id="target-looked-up-in-the-bundled-copy",
+        ),
+    ],
+)
+def test_a_plain_jsonl_grade_imports_no_heavy_package(tmp_path: Path, row: dict[str, str]) -> None:
     """Inspect, scipy, pydantic and the rest cost seconds to import: a JSONL file needs none."""
     path = tmp_path / "one.jsonl"
-    path.write_text(json.dumps(grade_inputs.ONE_ROW) + "\n")
+    path.write_text(json.dumps(row) + "\n")
+    environment = {k: v for k, v in os.environ.items() if k != "GSM8K_DATA_DIR"}
     done = subprocess.run(
         [sys.executable, "-c", grade_inputs.HEAVY_PROBE, str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,
+        env=environment,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["correct"] is True

@@ -17,11 +17,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from inspect_ai._util.error import PrerequisiteError
-
 from gsm8k.data.jsonl import parse_jsonl_lines
 
 BUNDLED_SOURCE = "gsm8k"
+DATA_DIR_ENV = "GSM8K_DATA_DIR"
+"""A local copy of openai/grade-school-math's ``data/`` folder that replaces the bundled one."""
 """The ``dataset`` name of the bundled copy (the default)."""
 BUNDLED_DIR = Path(__file__).parent / "grade_school_math"
 UPSTREAM_REPOSITORY = "openai/grade-school-math"
@@ -37,9 +37,12 @@ RECORDS: dict[str, int] = {"test": 1319, "train": 7473}
 BUNDLED_SPLITS = tuple(SHA256)
 
 
-class BundledDataError(PrerequisiteError, RuntimeError):
-    """The package's copy of GSM8K is missing or does not match its checksum (Inspect's CLI
-    prints a ``PrerequisiteError`` as one message)."""
+class BundledDataError(RuntimeError):
+    """The package's copy of GSM8K is missing or does not match its checksum.
+
+    Not an Inspect error class, so that reading the copy imports nothing of Inspect
+    (``gsm8k-grade`` looks targets up here); the task's loader raises it as Inspect's
+    ``PrerequisiteError``, which the CLI prints as one message."""
 
 
 @dataclass(frozen=True)

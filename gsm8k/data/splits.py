@@ -26,13 +26,12 @@ from urllib.parse import urlparse
 
 from inspect_ai._util.error import PrerequisiteError
 
-from gsm8k.data.bundled import BUNDLED_SOURCE, bundled_split
+from gsm8k.data.bundled import BUNDLED_SOURCE, DATA_DIR_ENV, BundledDataError, bundled_split
 from gsm8k.data.jsonl import read_jsonl, read_jsonl_with_lines
 
-__all__ = ["read_jsonl", "read_jsonl_with_lines"]  # read here before gsm8k.data.jsonl existed
+# Read here before gsm8k.data.jsonl and gsm8k.data.bundled held them.
+__all__ = ["DATA_DIR_ENV", "read_jsonl", "read_jsonl_with_lines"]
 
-DATA_DIR_ENV = "GSM8K_DATA_DIR"
-"""Environment variable whose value, when set, is the default ``dataset`` (a local directory)."""
 GOLD_DELIMITER = "####"
 """GSM8K's answers end with this mark and the final number (openai/grade-school-math)."""
 
@@ -242,10 +241,17 @@ def load_split(source: str, split: str, parameter: str = "dataset") -> LoadedSpl
     return _load_file(path, split if path.stem == split else path.stem)
 
 
+class BundledCopyError(PrerequisiteError, BundledDataError):
+    """A damaged bundled copy, as the task reports it: one message in Inspect's CLI."""
+
+
 def load_bundled(split: str) -> LoadedSplit:
     """The bundled copy's ``split`` (``test`` or ``train``), verified; each caller gets its own
     list of records (the file is read once per process)."""
-    bundled = bundled_split(split)
+    try:
+        bundled = bundled_split(split)
+    except BundledDataError as error:
+        raise BundledCopyError(str(error)) from error
     return LoadedSplit(
         records=[dict(record) for record in bundled.records],
         location=bundled.location,
