@@ -188,8 +188,8 @@ def test_offline_hint_uses_the_callers_option_syntax(
 
 @pytest.mark.slow
 def test_offline_cli_error_is_one_message_without_traceback(tmp_path: Path) -> None:
-    """The real `inspect eval` command, offline with nothing cached: Inspect prints a
-    PrerequisiteError as a short message instead of a long traceback."""
+    """The real `inspect eval` command on the hub's copy, offline with nothing cached: Inspect
+    prints a PrerequisiteError as a short message instead of a long traceback."""
     import os
     import shutil
     import subprocess
@@ -206,8 +206,9 @@ def test_offline_cli_error_is_one_message_without_traceback(tmp_path: Path) -> N
     }
     environment.pop("GSM8K_DATA_DIR", None)
     result = subprocess.run(
-        [inspect_cli, "eval", "gsm8k/task.py", "--model", "mockllm/model", "--limit", "1",
-         "--log-dir", str(tmp_path / "logs"), "--display", "plain"],
+        [inspect_cli, "eval", "gsm8k/task.py", "-T", "dataset=openai/gsm8k", "--model",
+         "mockllm/model", "--limit", "1", "--log-dir", str(tmp_path / "logs"), "--display",
+         "plain"],
         cwd=root, env=environment, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     output = result.stdout + result.stderr
