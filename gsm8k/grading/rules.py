@@ -29,7 +29,9 @@ ANSWER_LINE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 # A line's value ends at a second mark: `#### 140. (Correction: …) #### 45` holds two statements.
-_HASH_LINE = re.compile(r"####[ \t]*(?P<value>(?:[^#\n]|#(?!###))*+)")
+# Not `(?:…)*+`: CPython before 3.11.5 (Debian 12 has 3.11.2) lets a possessive repeat of a group
+# run past its lookahead (python/cpython#106052) and read the two statements as one.
+_HASH_LINE = re.compile(r"####[ \t]*(?P<value>(?:[^#\n]++|#(?!###))*)")
 _JSON_ANSWER = re.compile(
     r"[\"'](?:final[_ ])?answer[\"'][ \t]*:[ \t]*"
     r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*)"
