@@ -247,6 +247,9 @@ class Relay:
         return os.waitstatus_to_exitcode(status) if pid else None
 
     def _forward(self, number: int, frame: object) -> None:
+        # A signal sent to the whole group reaches the server twice (directly and from here);
+        # a second SIGTERM during its handler is harmless to gsm8k-mcp (removing its image is
+        # idempotent), and the relay cannot tell a group signal from one sent to it alone.
         if self.pid and self.status is None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, number)
