@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gsm8k.mcp.config import RELAY
+from gsm8k.mcp.config import MAX_MESSAGE_VARIABLE, RELAY, relay_options
 from gsm8k.mcp.relay import CHUNK_BYTES, HEAD_BYTES, TAIL_BYTES, LineCap, message_id
 
 CAP = 100
@@ -112,6 +112,15 @@ def test_memory_held_is_the_cap_plus_the_ends_kept_never_the_line() -> None:
         assert len(cap.pending) <= CAP and len(cap.tail) <= TAIL_BYTES
         assert len(cap.head) <= HEAD_BYTES
     assert cap.dropped == 997_000
+
+
+def test_the_cap_is_set_from_the_evaluators_environment() -> None:
+    assert relay_options({}) == ["-I", "-S", str(RELAY)]
+    given = relay_options({MAX_MESSAGE_VARIABLE: "4096"})
+    assert given[-2:] == ["--max-bytes", "4096"]
+    for wrong in ("0", "-5", "1e6", "lots"):
+        with pytest.raises(ValueError, match=MAX_MESSAGE_VARIABLE):
+            relay_options({MAX_MESSAGE_VARIABLE: wrong})
 
 
 # --- the relay as a process -------------------------------------------------------------------
