@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shlex
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -57,6 +58,12 @@ INHERITED_PREFIXES = ("LC_", "XDG_", "npm_config_", "NPM_CONFIG_", "PIP_", "UV_"
 and uv's (index, cache), the XDG folders and the locale."""
 PROXY_NAMES = ("http_proxy", "https_proxy", "no_proxy", "all_proxy", "ftp_proxy")
 """Proxy settings, in either case, so that ``npx``/``uvx`` reach their registries."""
+RELAY = Path(__file__).with_name("relay.py")
+"""The relay every stdio server runs behind (:mod:`gsm8k.mcp.relay`), started as a file with
+``-I -S``: the standard library only, whatever the server's environment says about Python."""
+MAX_MESSAGE_VARIABLE = "GSM8K_MCP_MAX_MESSAGE_BYTES"
+"""The evaluator's variable that sets the relay's cap on one message (default
+:data:`gsm8k.mcp.relay.DEFAULT_MAX_BYTES`)."""
 
 
 @dataclass(frozen=True)
@@ -83,10 +90,18 @@ class ServerSpec:
         """Inspect's client for this server, with ``{workdir}`` replaced by ``workdir``."""
         if self.transport == "http":
             return mcp_server_http(name=self.name, url=self.url)
+        command = [
+            self.executable or self.command,
+            *(a.replace(WORKDIR, workdir) for a in self.args),
+        ]
+        if sys.platform != "win32":
+            # The relay caps one message's size before the MCP client reads it whole; the server
+            # starts under it with the same environment and folder.
+            command = [sys.executable, *relay_options(), "--", *command]
         return mcp_server_stdio(
             name=self.name,
-            command=self.executable or self.command,
-            args=[arg.replace(WORKDIR, workdir) for arg in self.args],
+            command=command[0],
+            args=command[1:],
             env=server_environment()
             | {
                 key: expand(value, key).replace(WORKDIR, workdir) for key, value in self.env.items()
@@ -99,6 +114,25 @@ class ServerSpec:
         if self.transport == "http":
             return self.url
         return command_line([self.command, *self.args])
+
+
+def relay_options(environ: dict[str, str] | None = None) -> list[str]:
+    """The interpreter's options and the relay's before ``--`` and the server's command.
+
+    Raises:
+        ValueError: when :data:`MAX_MESSAGE_VARIABLE` is set to anything but a positive whole
+            number of bytes.
+    """
+    options = ["-I", "-S", str(RELAY)]
+    value = (os.environ if environ is None else environ).get(MAX_MESSAGE_VARIABLE)
+    if value is None:
+        return options
+    if not value.strip().isdigit() or int(value) < 1:
+        raise ValueError(
+            f"{MAX_MESSAGE_VARIABLE}={value!r}: give the most bytes one message from an MCP "
+            "server may have, a positive whole number."
+        )
+    return [*options, "--max-bytes", str(int(value))]
 
 
 def server_environment(environ: dict[str, str] | None = None) -> dict[str, str]:

@@ -5,7 +5,8 @@ started with a given ``FLAKY_MARKER`` file exits at once, later ones serve ``loo
 ``start-fails``: counts its starts in ``FLAKY_MARKER.<n>`` files; start ``FLAKY_FAIL`` exits at
 once (``2+``: every start from the second on), the others serve ``lookup``.
 ``malformed``: answers every request with a line that is not JSON-RPC. ``exit-mid-run``: starts
-and lists its tool, then exits on the first call. ``flood``: its tool returns 5 MB. ``sleep``:
+and lists its tool, then exits on the first call. ``flood``: its tool returns 5 MB. ``huge``:
+its tool returns ``HUGE_BYTES`` bytes in one message. ``sleep``:
 its tool never answers in time. ``many-tools``: offers 300 tools. ``says-answer``: its tool
 tells the model a wrong ``ANSWER:``.
 """
@@ -67,6 +68,8 @@ else:
             os._exit(1)
         if MODE == "flood":
             return "9" * (5 * 1024 * 1024)
+        if MODE == "huge":
+            return "9" * int(os.environ["HUGE_BYTES"])
         if MODE == "sleep":
             time.sleep(120)
         if MODE == "says-answer":
