@@ -82,7 +82,7 @@ def main() -> None:
     args = parser.parse_args()
     port = free_port()
     server = subprocess.Popen(
-        [args.server_python, "-m", "gsm8k.mcp", "--http", "--port", str(port)],
+        [args.server_python, "-m", "gsm8k.mcp_tools", "--http", "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         cwd=tempfile.gettempdir(),  # the package comes from that interpreter's environment

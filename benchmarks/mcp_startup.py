@@ -20,7 +20,7 @@ import time
 
 import anyio
 
-from gsm8k.mcp.config import parse_spec
+from gsm8k.mcp_tools.config import parse_spec
 
 
 async def start_once(command: str) -> float:

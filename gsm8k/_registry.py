@@ -10,7 +10,7 @@ from inspect_ai.scorer._scorer import scorer_register
 from gsm8k.contamination.memorization import gsm8k_memorization
 from gsm8k.grading.scorer import gsm8k_grader
 from gsm8k.local.provider import gguf
-from gsm8k.mcp.demo import plumbing_demo
+from gsm8k.mcp_tools.demo import plumbing_demo
 from gsm8k.metrics.reducers import majority_answer
 from gsm8k.task import gsm8k
 

@@ -34,7 +34,7 @@ from gsm8k.execution.scorer import pal_grader
 from gsm8k.execution.tools import offered_tools
 from gsm8k.grading.numbers import normalize, parse_gold
 from gsm8k.grading.scorer import gsm8k_grader
-from gsm8k.mcp.agent import mcp_setup
+from gsm8k.mcp_tools.agent import mcp_setup
 from gsm8k.metrics.votes import vote_check, voting
 from gsm8k.preset_task import preset_task
 from gsm8k.prompting.exemplars import Shots, choose_exemplars

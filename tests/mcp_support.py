@@ -62,8 +62,8 @@ def faulty_server(tmp_path: Path, mode: str) -> str:
 
 
 def shipped_server(tmp_path: Path) -> str:
-    """``gsm8k-mcp`` over stdio, as ``python -m gsm8k.mcp``."""
-    return python_server_config(tmp_path, ["-m", "gsm8k.mcp"], name="gsm8k-mcp")
+    """``gsm8k-mcp`` over stdio, as ``python -m gsm8k.mcp_tools``."""
+    return python_server_config(tmp_path, ["-m", "gsm8k.mcp_tools"], name="gsm8k-mcp")
 
 
 @contextlib.contextmanager
@@ -76,7 +76,7 @@ def serving_http(
         port = int(probe.getsockname()[1])
     environment = os.environ | {"PYTHONPATH": str(ROOT)} | (env or {})
     process = subprocess.Popen(
-        [sys.executable, "-m", "gsm8k.mcp", "--http", "--port", str(port)],
+        [sys.executable, "-m", "gsm8k.mcp_tools", "--http", "--port", str(port)],
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -23,9 +23,9 @@ from gsm8k.execution.arguments import (
     screen_call,
 )
 from gsm8k.execution.tools import ProgramBudget
-from gsm8k.mcp.fairness import BudgetSpent, FairRunner
-from gsm8k.mcp.liveness import ping_failure, transport_failure
-from gsm8k.mcp.workdir import remove_tree
+from gsm8k.mcp_tools.fairness import BudgetSpent, FairRunner
+from gsm8k.mcp_tools.liveness import ping_failure, transport_failure
+from gsm8k.mcp_tools.workdir import remove_tree
 
 
 def nested(levels: int) -> Any:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gsm8k.mcp import agent
-from gsm8k.mcp.agent import DEFAULT_TIME_LIMIT, DEFAULT_TURNS
-from gsm8k.mcp.config import ServerSpec, parse_spec
+from gsm8k.mcp_tools import agent
+from gsm8k.mcp_tools.agent import DEFAULT_TIME_LIMIT, DEFAULT_TURNS
+from gsm8k.mcp_tools.config import ServerSpec, parse_spec
 from gsm8k.settings.errors import TaskInputError
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
@@ -40,7 +40,7 @@ def test_each_sample_gets_its_workdir_in_args_env_and_cwd(tmp_path: Path) -> Non
     parameters = server._client.__closure__  # type: ignore[attr-defined]
     assert parameters is not None
     held = next(c.cell_contents for c in parameters if hasattr(c.cell_contents, "args"))
-    # The server runs behind the relay that caps a message's size (gsm8k/mcp/relay.py).
+    # The server runs behind the relay that caps a message's size (gsm8k/mcp_tools/relay.py).
     assert held.command == sys.executable
     assert held.args[held.args.index("--") + 1 :] == ["srv", "--root=/tmp/sample-7"]
     assert held.env["DATA"] == "/tmp/sample-7/d"

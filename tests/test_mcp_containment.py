@@ -24,7 +24,7 @@ from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.execution.tools import DEFAULT_BUDGET
 from gsm8k.grading.reasons import MCP_SERVER_FAILED
-from gsm8k.mcp import agent
+from gsm8k.mcp_tools import agent
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
 from tests.mcp_support import ROOT, serving_http, shipped_server, tool_model
@@ -282,7 +282,7 @@ def test_a_time_limit_mid_program_leaves_no_image_process_or_folder(
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # the sample's {workdir} goes here
     config = tmp_path / "server.json"
     environment = {"PYTHONPATH": str(ROOT), "TMPDIR": str(scratch)}  # and the server's image
-    block = {"command": sys.executable, "args": ["-m", "gsm8k.mcp"], "env": environment}
+    block = {"command": sys.executable, "args": ["-m", "gsm8k.mcp_tools"], "env": environment}
     config.write_text(json.dumps(block), encoding="utf-8")
     sleep = ToolCall(
         id="sleep", function="python", arguments={"code": "import time\ntime.sleep(5)"}

@@ -22,8 +22,8 @@ from inspect_ai.scorer import Score
 from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.grading.reasons import MCP_SERVER_FAILED
-from gsm8k.mcp import agent
-from gsm8k.mcp.startup import DEFAULT_START_SECONDS
+from gsm8k.mcp_tools import agent
+from gsm8k.mcp_tools.startup import DEFAULT_START_SECONDS
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
 from tests.mcp_support import ROOT, Plan, call, faulty_server, shipped_server, tool_model
@@ -86,7 +86,7 @@ def test_shipped_server_over_stdio_answers_through_both_tools(tmp_path: Path) ->
     assert "18" in tool_texts(janet)[1]
     metadata = log.eval.metadata or {}
     assert metadata["mcp_transport"] == "stdio"
-    assert metadata["mcp_server"].endswith("-m gsm8k.mcp")
+    assert metadata["mcp_server"].endswith("-m gsm8k.mcp_tools")
     assert (log.eval.config.turn_limit, log.eval.config.time_limit) == (
         agent.DEFAULT_TURNS,
         agent.DEFAULT_TIME_LIMIT,
@@ -124,7 +124,7 @@ def http_server() -> Iterator[str]:
     port = free_port()
     environment = os.environ | {"PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "gsm8k.mcp", "--http", "--port", str(port)],
+        [sys.executable, "-m", "gsm8k.mcp_tools", "--http", "--port", str(port)],
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

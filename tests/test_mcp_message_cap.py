@@ -1,6 +1,6 @@
 """A stdio server's one huge message, end to end: the eval completes, the sample is scored, the
 model reads an error naming the cap, and the eval process's memory does not grow with the
-message (the relay, gsm8k/mcp/relay.py, drops it before the MCP client reads it whole).
+message (the relay, gsm8k/mcp_tools/relay.py, drops it before the MCP client reads it whole).
 
 Each eval runs in a process of its own, whose peak memory (``ru_maxrss``) is read before and
 after the eval: a peak can only be compared within one process."""
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from gsm8k.mcp.config import MAX_MESSAGE_VARIABLE
+from gsm8k.mcp_tools.config import MAX_MESSAGE_VARIABLE
 from tests.mcp_support import FAULTY, ROOT
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The relay that caps one stdio MCP message (gsm8k/mcp/relay.py): its line logic in process,
+"""The relay that caps one stdio MCP message (gsm8k/mcp_tools/relay.py): its line logic in process,
 and its process behaviour (exit status, signals, process group, start failures) with real
 children."""
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from gsm8k.mcp.config import MAX_MESSAGE_VARIABLE, RELAY, relay_options
-from gsm8k.mcp.relay import CHUNK_BYTES, HEAD_BYTES, TAIL_BYTES, LineCap, message_id
+from gsm8k.mcp_tools.config import MAX_MESSAGE_VARIABLE, RELAY, relay_options
+from gsm8k.mcp_tools.relay import CHUNK_BYTES, HEAD_BYTES, TAIL_BYTES, LineCap, message_id
 
 CAP = 100
 

@@ -142,7 +142,7 @@ def test_every_figure_of_the_report_matches_a_hand_count(
         min(1.0, (1.959963984540054 + 0.8416212335729143) * math.sqrt(5 / 6 / 6))
     )
     assert report["verdict"] == "no effect detectable at this n"
-    assert report["server"].endswith("-m gsm8k.mcp")
+    assert report["server"].endswith("-m gsm8k.mcp_tools")
 
     assert "**Verdict: no effect detectable at this n.**" in text
     assert "| accuracy (95% CI) | 66.7% (" in text

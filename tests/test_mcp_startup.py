@@ -17,9 +17,9 @@ import pytest
 from inspect_ai.model import ChatMessage, ChatMessageTool, ChatMessageUser, ModelOutput
 from inspect_ai.tool import ToolCall, ToolInfo
 
-from gsm8k.mcp import agent, config, startup
-from gsm8k.mcp.config import McpChoice, ServerSpec, parse_choice, server_environment
-from gsm8k.mcp.outcome import empty_run, from_command_line
+from gsm8k.mcp_tools import agent, config, startup
+from gsm8k.mcp_tools.config import McpChoice, ServerSpec, parse_choice, server_environment
+from gsm8k.mcp_tools.outcome import empty_run, from_command_line
 from gsm8k.settings.errors import TaskInputError
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA

@@ -19,8 +19,8 @@ from inspect_ai.model import ChatMessageAssistant, ChatMessageTool
 from gsm8k.compare.checks import comparability_problems
 from gsm8k.compare.results import Run, SampleId
 from gsm8k.compare.runs import UNREAD_SAMPLE_FIELDS, _sample_key
-from gsm8k.mcp.config import BASELINE_PREFIX, NO_SERVER
-from gsm8k.mcp.startup import START_KEY
+from gsm8k.mcp_tools.config import BASELINE_PREFIX, NO_SERVER
+from gsm8k.mcp_tools.startup import START_KEY
 
 SERVER_KEYS = (
     "mcp",

@@ -37,10 +37,10 @@ from inspect_ai.util._anyio import inner_exception
 
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
-from gsm8k.mcp.config import PROBLEM_SLOT, McpChoice, ServerSpec, parse_choice
-from gsm8k.mcp.liveness import Probe, connection_probe, raised_in_client, transport_failure
-from gsm8k.mcp.startup import START_KEY, START_WAIT_KEY, preflight, start_slot, start_timeout
-from gsm8k.mcp.workdir import sample_workdir
+from gsm8k.mcp_tools.config import PROBLEM_SLOT, McpChoice, ServerSpec, parse_choice
+from gsm8k.mcp_tools.liveness import Probe, connection_probe, raised_in_client, transport_failure
+from gsm8k.mcp_tools.startup import START_KEY, START_WAIT_KEY, preflight, start_slot, start_timeout
+from gsm8k.mcp_tools.workdir import sample_workdir
 
 DEFAULT_TURNS = 15
 """Model replies per sample (mcpbr's ``max_iterations``, Inspect's turn limit): the tool calls of
@@ -116,7 +116,7 @@ def mcp_setup(
     start: float | None = None,
 ) -> McpSetup | None:
     """The MCP setup ``-T mcp=`` asks for; ``None`` without it. A server is started once here,
-    before any sample (:func:`gsm8k.mcp.startup.preflight`).
+    before any sample (:func:`gsm8k.mcp_tools.startup.preflight`).
 
     Raises:
         ValueError: for a value that names no server, or with ``mode=pal``, ``tools=`` or a
@@ -140,7 +140,7 @@ def mcp_setup(
     if spec is not None:
         spec = preflight(spec, seconds, MAX_TOOLS)
     # Registers the check that fails a run in which no sample was scored (mcp= runs only).
-    from gsm8k.mcp import outcome  # noqa: F401
+    from gsm8k.mcp_tools import outcome  # noqa: F401
 
     return McpSetup(
         spec,
@@ -206,7 +206,7 @@ async def with_server(
 ) -> TaskState:
     """Connect, offer the server's tools, run the loop; the connection closes with the sample.
 
-    The start waits for a turn (:func:`gsm8k.mcp.startup.start_slot`); ``start_seconds`` counts
+    The start waits for a turn (:func:`gsm8k.mcp_tools.startup.start_slot`); ``start_seconds`` counts
     from the server's own start. Both times go into the sample's metadata.
     """
     asked = time.monotonic()

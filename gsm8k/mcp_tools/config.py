@@ -59,11 +59,11 @@ and uv's (index, cache), the XDG folders and the locale."""
 PROXY_NAMES = ("http_proxy", "https_proxy", "no_proxy", "all_proxy", "ftp_proxy")
 """Proxy settings, in either case, so that ``npx``/``uvx`` reach their registries."""
 RELAY = Path(__file__).with_name("relay.py")
-"""The relay every stdio server runs behind (:mod:`gsm8k.mcp.relay`), started as a file with
+"""The relay every stdio server runs behind (:mod:`gsm8k.mcp_tools.relay`), started as a file with
 ``-I -S``: the standard library only, whatever the server's environment says about Python."""
 MAX_MESSAGE_VARIABLE = "GSM8K_MCP_MAX_MESSAGE_BYTES"
 """The evaluator's variable that sets the relay's cap on one message (default
-:data:`gsm8k.mcp.relay.DEFAULT_MAX_BYTES`)."""
+:data:`gsm8k.mcp_tools.relay.DEFAULT_MAX_BYTES`)."""
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from gsm8k.execution.packages import describe as describe_packages
 from gsm8k.execution.packages import program_packages
 from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
 from gsm8k.execution.tools import describe
-from gsm8k.mcp.fairness import BudgetSpent, FairRunner
+from gsm8k.mcp_tools.fairness import BudgetSpent, FairRunner
 
 SERVER_NAME = "gsm8k-math"
 DEFAULT_PORT = 8765

@@ -30,7 +30,7 @@ from pathlib import Path
 import anyio
 from anyio.lowlevel import RunVar
 
-from gsm8k.mcp.config import ServerSpec, server_environment
+from gsm8k.mcp_tools.config import ServerSpec, server_environment
 from gsm8k.settings.errors import TaskInputError
 
 DEFAULT_START_SECONDS = 120.0
