@@ -15,7 +15,6 @@ and the templates that do not reproduce their originals.
 """
 
 from gsm8k.data.fresh.check import CheckResult, check_template, self_check
-from gsm8k.data.fresh.evaluator import DrawError, ExpressionError, Labelled
 from gsm8k.data.fresh.instances import (
     MAX_TRIES,
     Instance,
@@ -39,6 +38,7 @@ from gsm8k.data.fresh.samples import (
     validate_fresh_arguments,
 )
 from gsm8k.data.fresh.templates import Template, TemplateError, load_template, load_templates
+from gsm8k.data.fresh.values import DrawError, ExpressionError, Labelled
 
 __all__ = [
     "DEFAULT_FRESH_SEED",

@@ -21,16 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from gsm8k.data.fresh.evaluator import (
-    DrawError,
-    Expression,
-    Labelled,
-    Value,
-    as_number,
-    call_argument,
-    top_call,
-    truth,
-)
+from gsm8k.data.fresh.expressions import Expression, call_argument, top_call
 from gsm8k.data.fresh.instances import (
     base_environment,
     final_number,
@@ -40,6 +31,7 @@ from gsm8k.data.fresh.instances import (
 )
 from gsm8k.data.fresh.quantities import parse_quantity
 from gsm8k.data.fresh.templates import Template, load_templates
+from gsm8k.data.fresh.values import DrawError, Labelled, Value, as_number, truth
 
 MAX_COMBINATIONS = 200_000
 """Most value combinations tried when solving for variables the question does not show."""

@@ -17,19 +17,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from gsm8k.data.fresh.evaluator import (
+from gsm8k.data.fresh.expressions import Expression, top_call
+from gsm8k.data.fresh.quantities import solution_text, write_number, write_value
+from gsm8k.data.fresh.templates import SLOT, Condition, Template, TemplateError
+from gsm8k.data.fresh.values import (
     Budget,
     DrawError,
-    Expression,
     Labelled,
     Value,
     WorkExceeded,
     as_number,
-    top_call,
     truth,
 )
-from gsm8k.data.fresh.quantities import solution_text, write_number, write_value
-from gsm8k.data.fresh.templates import SLOT, Condition, Template, TemplateError
 from gsm8k.data.fresh.vocabulary import VOCABULARIES, vocabulary
 
 MAX_TRIES = 200_000
