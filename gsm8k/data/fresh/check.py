@@ -29,6 +29,7 @@ from gsm8k.data.fresh.instances import (
     render_question,
     render_solution,
 )
+from gsm8k.data.fresh.instances import solution_answer as stated_answer
 from gsm8k.data.fresh.quantities import parse_quantity
 from gsm8k.data.fresh.templates import Template, load_templates
 from gsm8k.data.fresh.values import DrawError, Labelled, Value, as_number, truth
@@ -232,11 +233,15 @@ def check_template(template: Template, gsm8k_question: str | None = None) -> Che
     rng = random.Random(0)
     question_matches = False
     if not notes and set(values) >= {slot.name for slot in template.slots}:
-        written = render_question(template, values)
-        question_matches = written == template.original_question.strip()
-        if not question_matches:
-            reasons.extend(_two_defaults(template))
-            reasons.append(_difference(written, template.original_question.strip()))
+        try:
+            written = render_question(template, values)
+        except DrawError as error:
+            reasons.append(f"the question cannot be written: {error}")
+        else:
+            question_matches = written == template.original_question.strip()
+            if not question_matches:
+                reasons.extend(_two_defaults(template))
+                reasons.append(_difference(written, template.original_question.strip()))
     text_matches = render_defaults(template) == template.original_question.strip()
     answer: int | Fraction | None = None
     try:
@@ -246,7 +251,7 @@ def check_template(template: Template, gsm8k_question: str | None = None) -> Che
     if answer is not None and answer != gold:
         reasons.append(f"#answer gives {answer}, the gold answer is {gold}")
     try:
-        solution_answer = final_number(render_solution(template, env))
+        solution_answer = stated_answer(render_solution(template, env))
     except DrawError:
         solution_answer = None
     failed = []

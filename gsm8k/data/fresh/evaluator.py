@@ -79,7 +79,7 @@ def compile_node(node: ast.expr) -> Compiled:
     if isinstance(node, (ast.List, ast.Tuple)):
         items = [compile_node(item) for item in node.elts]
         if isinstance(node, ast.Tuple):
-            return lambda env, draws: pair([item(env, draws) for item in items])
+            return lambda env, draws: pair(_charged(draws, [item(env, draws) for item in items]))
         return lambda env, draws: _charged(draws, [item(env, draws) for item in items])
     if isinstance(node, ast.Subscript):
         return _subscript(compile_node(node.value), node.slice)

@@ -21,12 +21,14 @@ from gsm8k.data.fresh.expressions import Expression, top_call
 from gsm8k.data.fresh.quantities import solution_text, write_number, write_value
 from gsm8k.data.fresh.templates import SLOT, Condition, Template, TemplateError
 from gsm8k.data.fresh.values import (
+    MAX_RENDERED,
     Budget,
     DrawError,
     Labelled,
     Value,
     WorkExceeded,
     as_number,
+    text_size,
     truth,
 )
 from gsm8k.data.fresh.vocabulary import VOCABULARIES, vocabulary
@@ -163,11 +165,11 @@ class Drawer:
                         f"condition but none has a usable answer ({late.most_common(1)[0][0]})."
                     )
                 continue
-            answer, solution = verdict
+            answer, solution, question = verdict
             return Instance(
                 template=self.template.name,
                 original_index=self.template.original_index,
-                question=render_question(self.template, values),
+                question=question,
                 answer=answer,
                 solution=solution,
                 bindings=to_json(values),
@@ -217,9 +219,11 @@ def _bind(
 
 def finish(
     template: Template, env: dict[str, Value], budget: Budget | None = None
-) -> tuple[int, str] | str:
-    """The answer and worked solution once the conditions hold, or why the draw is rejected:
-    an answer that is not a whole number, or a solution whose final line says otherwise."""
+) -> tuple[int, str, str] | str:
+    """The answer, worked solution and question once the conditions hold, or why the draw is
+    rejected: an answer that is not a whole number, a solution whose own final number says
+    otherwise (or that states none to check against), a question or solution past
+    :data:`MAX_RENDERED` characters."""
     try:
         answer = as_number(template.answer.evaluate(env, random.Random(0), budget))
     except DrawError as error:
@@ -228,12 +232,19 @@ def finish(
         return "#answer is not a whole number"
     try:
         solution = render_solution(template, env, budget)
+        question = render_question(template, env)
     except DrawError as error:
         return f"solution: {error}"
-    final = final_number(solution)
-    if final is not None and final != answer:
-        return "the solution's #### line differs from #answer"
-    return answer, solution
+    # Without "#### N" the answer is checked against the solution's own last computation: a
+    # wrong #answer formula never reaches a question's target.
+    stated = solution_answer(solution)
+    if stated is None:
+        return "the solution has no #### line and no number to check #answer against"
+    if stated != answer:
+        if final_number(solution) is not None:
+            return "the solution's #### line differs from #answer"
+        return "the solution's last computation (it has no #### line) differs from #answer"
+    return answer, solution, question
 
 
 def final_number(solution: str) -> int | Fraction | None:
@@ -248,6 +259,33 @@ def final_number(solution: str) -> int | Fraction | None:
     return value.numerator if value.denominator == 1 else value
 
 
+_ANNOTATION = re.compile(r"<<[^<>]*=\s*([-\d.,/]+)\s*>>")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:/\d+)?")
+
+
+def solution_answer(solution: str) -> int | Fraction | None:
+    """The number a worked solution ends on: after its last ``####``, else the result of its
+    last ``<<a*b=c>>`` annotation, else the last number written after an ``=``, else its last
+    number."""
+    final = final_number(solution)
+    if final is not None:
+        return final
+    annotations = _ANNOTATION.findall(solution)
+    if annotations:
+        return _number(annotations[-1])
+    after_equals = solution.rsplit("=", 1)[1] if "=" in solution else solution
+    numbers = _NUMBER.findall(after_equals) or _NUMBER.findall(solution)
+    return _number(numbers[-1]) if numbers else None
+
+
+def _number(text: str) -> int | Fraction | None:
+    try:
+        value = Fraction(text.replace(",", "").rstrip("."))
+    except (ValueError, ZeroDivisionError):
+        return None
+    return value.numerator if value.denominator == 1 else value
+
+
 def render_question(template: Template, values: dict[str, Value]) -> str:
     """The question with each slot written from its variable, in its default's style.
 
@@ -257,18 +295,22 @@ def render_question(template: Template, values: dict[str, Value]) -> str:
     """
     out: list[str] = []
     position = 0
+    length = 0
     for match in SLOT.finditer(template.text):
         before = template.text[position : match.start()]
         out.append(before)
         written = "".join(out)
         default = match.group(2)
         value = values[match.group(1)]
+        if length + len(before) + text_size(value) > MAX_RENDERED:
+            raise DrawError(f"the question would be longer than {MAX_RENDERED:,} characters")
         if written[-1:] in CURRENCY_SIGNS and not isinstance(value, (str, Labelled)):
             text = write_number(as_number(value), default, words=False)
         else:
             text = write_value(value, default)
         if _starts_sentence(written):
             text = text[:1].upper() + text[1:]
+        length += len(before) + len(text)
         out[-1] = _agree_article(before, text)
         out.append(text)
         position = match.end()
@@ -308,8 +350,13 @@ def render_solution(template: Template, env: dict[str, Value], budget: Budget | 
     pieces = re.split(r"\{[^{}]*\}", template.solution)
     rng = random.Random(0)
     out = [pieces[0]]
+    length = len(template.solution)
     for part, text in zip(template.solution_parts, pieces[1:], strict=True):
-        out.append(solution_text(part.evaluate(env, rng, budget)))
+        value = part.evaluate(env, rng, budget)
+        length += text_size(value)
+        if length > MAX_RENDERED:
+            raise DrawError(f"the solution would be longer than {MAX_RENDERED:,} characters")
+        out.append(solution_text(value))
         out.append(text)
     return "".join(out).strip()
 

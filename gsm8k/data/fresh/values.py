@@ -32,6 +32,14 @@ at random counts ten). GSM-Symbolic's hungriest template (0011) spends about 350
 instance and would spend about 5 million over all 200,000 draws; a template that asks for more
 is refused (after about 5 s here) instead of running for hours."""
 RANDOM_ITEM_WORK = 10
+MAX_DEPTH = 16
+"""Deepest nesting of lists a value may have (the templates nest two deep: a list of pairs).
+Deeper is refused for the template: Python's own comparisons and copies of such a value
+recurse once per level."""
+MAX_RENDERED = 100_000
+"""Longest question or worked solution an instance may be written as, in characters (GSM8K's
+longest question is under 1,000): a slot given a list of long texts is refused before the text
+is built, not after it has taken gigabytes."""
 
 _LIMIT = 10**MAX_DIGITS
 
@@ -57,7 +65,8 @@ class ExpressionError(ValueError):
 
 
 class WorkExceeded(ValueError):
-    """An instance took more than :data:`MAX_WORK`; the template is refused, not the draw."""
+    """An instance took more than :data:`MAX_WORK`, or built a value nested deeper than
+    :data:`MAX_DEPTH`; the template is refused, not the draw."""
 
 
 @dataclass
@@ -132,13 +141,20 @@ def whole(value: Value, what: str) -> int:
 
 def weight(items: list[Value]) -> int:
     """Items in a list, those of lists inside it included (a list of lists is as large as all
-    of its lists together, even when they are the same list repeated)."""
-    total = len(items)
-    for item in items:
-        if isinstance(item, list):
-            total += weight(item)
-            if total > MAX_ITEMS:
-                break
+    of its lists together, even when they are the same list repeated); counted without
+    recursion, and no further than just past :data:`MAX_ITEMS`.
+
+    Raises:
+        WorkExceeded: the list nests deeper than :data:`MAX_DEPTH`.
+    """
+    total = 0
+    pending: list[tuple[list[Value], int]] = [(items, 1)]
+    while pending and total <= MAX_ITEMS:
+        current, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise WorkExceeded(f"a list nested more than {MAX_DEPTH} deep")
+        total += len(current)
+        pending.extend((item, depth + 1) for item in current if isinstance(item, list))
     return total
 
 
@@ -146,6 +162,25 @@ def bounded_list(items: list[Value]) -> list[Value]:
     if len(items) > MAX_ITEMS or weight(items) > MAX_ITEMS:
         raise DrawError(f"a list would exceed {MAX_ITEMS} items")
     return items
+
+
+def text_size(value: Value, limit: int = MAX_RENDERED) -> int:
+    """About how many characters ``value`` takes written out (each number counted at its
+    longest), counted no further than just past ``limit``."""
+    total = 0
+    pending = [value]
+    while pending and total <= limit:
+        item = pending.pop()
+        if isinstance(item, list):
+            total += 2 * len(item)  # the ", " between items
+            pending.extend(item)
+        elif isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, Labelled):
+            total += len(item.text)
+        else:
+            total += 2 * MAX_DIGITS + 2
+    return total
 
 
 def truth(value: Value) -> bool:
