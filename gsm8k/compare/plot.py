@@ -11,6 +11,9 @@ def forest_plot(report: dict[str, Any], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
+    # Labels are model names and settings from logs: plain text, never TeX (a "$" in a name
+    # would otherwise be parsed as mathematics and can stop the plot).
+    matplotlib.rcParams["text.parse_math"] = False
     import matplotlib.pyplot as plt
 
     runs = list(reversed(report["runs"]))  # the report's ranking, best at the top

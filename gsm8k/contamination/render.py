@@ -106,6 +106,9 @@ def signal_plot(report: dict[str, Any], path: Any) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
+    # Labels are model names and settings from logs: plain text, never TeX (a "$" in a name
+    # would otherwise be parsed as mathematics and can stop the plot).
+    matplotlib.rcParams["text.parse_math"] = False
     import matplotlib.pyplot as plt
 
     rows = list(reversed(report["signals"]))

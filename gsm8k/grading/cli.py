@@ -21,6 +21,7 @@ from gsm8k.grading import imports
 from gsm8k.grading.imports.jsonlines import MAX_RECORD_BYTES, Line, parse_line, read_lines
 from gsm8k.grading.imports.rows import GOLD_DELIMITER
 from gsm8k.grading.numbers import normalize, parse_gold
+from gsm8k.grading.printable import printable, say
 from gsm8k.grading.reasons import TRUNCATION_STOP_REASONS
 from gsm8k.grading.verdict import Graded, grade_completion
 
@@ -311,7 +312,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     chosen = args.format
     problem = None if args.file == "-" else imports.compressed(Path(args.file))
     if problem:
-        print(f"gsm8k-grade: {problem}", file=sys.stderr)
+        say("gsm8k-grade", f"{problem}")
         return EXIT_USAGE
     if chosen == "auto":
         chosen = "jsonl" if args.file == "-" else imports.detect(Path(args.file))
@@ -331,7 +332,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         try:
             programs = program_grader(args.trust_model_code)
         except PrerequisiteError as error:
-            print(f"gsm8k-grade: --run-programs: {error}", file=sys.stderr)
+            say("gsm8k-grade", f"--run-programs: {error}")
             return EXIT_USAGE
     name = "<stdin>" if args.file == "-" else args.file
     source: AbstractContextManager[IO[bytes]]
@@ -341,7 +342,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         else:
             source = Path(args.file).open("rb")  # noqa: SIM115 (closed by the with below)
     except OSError as error:
-        print(f"gsm8k-grade: cannot read {name}: {error.strerror or error}", file=sys.stderr)
+        say("gsm8k-grade", f"cannot read {name}: {error.strerror or error}")
         return EXIT_USAGE
     lookup = TargetLookup(args.dataset, args.split)
     # Counts and the first failures only: memory stays flat however many lines the file has.
@@ -363,16 +364,16 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     if lookup.error:
         # Named as the user gave it: an option they passed, or the default they did not choose.
         place = "--dataset" if args.dataset else "the default dataset (no --dataset given)"
-        print(f"gsm8k-grade: {place}: {lookup.error}", file=sys.stderr)
+        say("gsm8k-grade", f"{place}: {lookup.error}")
     for failure in failed:
-        print(f"gsm8k-grade: {name}:{failure.line}: {failure.error}", file=sys.stderr)
+        say("gsm8k-grade", f"{name}:{failure.line}: {failure.error}")
     if failures > MAX_ERRORS_SHOWN:
         print(
             f"gsm8k-grade: … and {failures - MAX_ERRORS_SHOWN} more lines with an 'error' "
             "field in the output",
             file=sys.stderr,
         )
-    print(summary(tally, failures), file=sys.stderr)
+    print(printable(summary(tally, failures)), file=sys.stderr)
     return EXIT_SOME_FAILED if failures else EXIT_ALL_GRADED
 
 
@@ -384,7 +385,7 @@ def regrade_file(path: Path, format: str, original: str | None) -> int:
     try:
         imported = imports.read(path, format, original)
     except (OSError, ValueError) as error:
-        print(f"gsm8k-grade: {error}", file=sys.stderr)
+        say("gsm8k-grade", f"{error}")
         return EXIT_USAGE
     problems = list(imported.problems)
     regraded: list[Regraded] = []
@@ -398,11 +399,11 @@ def regrade_file(path: Path, format: str, original: str | None) -> int:
     for problem in problems:
         sys.stdout.write(json.dumps(problem.__dict__) + "\n")
     for problem in problems[:MAX_ERRORS_SHOWN]:
-        print(f"gsm8k-grade: {path}: {problem.place}: {problem.error}", file=sys.stderr)
+        say("gsm8k-grade", f"{path}: {problem.place}: {problem.error}")
     print(summary([r.graded for r in regraded], len(problems)), file=sys.stderr)
     if regraded:
         for line in describe(headline(regraded), imported.original):
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
     return EXIT_SOME_FAILED if problems or not regraded else EXIT_ALL_GRADED
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from gsm8k.data.fresh.samples import (
     validate_fresh_arguments,
 )
 from gsm8k.data.fresh.templates import TemplateError, load_templates
+from gsm8k.grading.printable import printable, say
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         validate_fresh_arguments(args.seed, args.per_template)
         return _draw(folder, args.seed, args.per_template, args.template)
     except (TemplateError, ValueError) as error:
-        print(f"gsm8k-fresh: {error}", file=sys.stderr)
+        say("gsm8k-fresh", f"{error}")
         return 2
 
 
@@ -64,7 +64,7 @@ def _check(folder: Path, json_path: str | None, with_gsm8k: bool) -> int:
     templates = load_templates(folder)
     questions = _gsm8k_questions() if with_gsm8k else None
     results = self_check(templates, questions)
-    print(report(results, str(folder), questions is not None))
+    print(printable(report(results, str(folder), questions is not None), lines=True))
     if json_path:
         with open(json_path, "w", encoding="utf-8") as handle:
             json.dump([result_json(r) for r in results], handle, indent=2)
@@ -78,7 +78,7 @@ def _gsm8k_questions() -> list[str] | None:
     try:
         return gsm8k_test_questions("gsm-symbolic-fresh")
     except Exception as error:  # no GSM8K copy and no hub: the check runs without it
-        print(f"(GSM8K's test split is not available, not compared: {error})", file=sys.stderr)
+        say("gsm8k-fresh", f"GSM8K's test split is not available, not compared: {error}")
         return None
 
 
@@ -146,14 +146,15 @@ def _draw(folder: Path, seed: int, per_template: int, only: list[str] | None) ->
         try:
             samples = fresh_instances(template, seed, per_template)
         except InstantiationError as error:
-            print(f"skipped: {error}", file=sys.stderr)
+            say("gsm8k-fresh", f"skipped: {error}")
             continue
         for sample in samples:
             metadata = sample.metadata or {}
-            print(f"## {sample.id} (template {template.name})\n")
-            print(sample.input)
+            bindings = json.dumps(metadata.get("bindings"), ensure_ascii=False)
+            print(printable(f"## {sample.id} (template {template.name})\n", lines=True))
+            print(printable(sample.input, lines=True))
             print(f"\nanswer: {sample.target}")
-            print(f"bindings: {json.dumps(metadata.get('bindings'), ensure_ascii=False)}\n")
+            print(printable(f"bindings: {bindings}\n", lines=True))
     return 0
 
 

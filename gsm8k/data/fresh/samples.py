@@ -155,6 +155,7 @@ def fresh_set(
     per_template: int = DEFAULT_PER_TEMPLATE,
     include_originals: bool = True,
     gsm8k_records: Callable[[], Sequence[dict[str, Any]]] | None = None,
+    reader: str = FRESH_SOURCE,
 ) -> FreshSet:
     """Draw ``per_template`` fresh instances of every template in ``folder``.
 
@@ -165,6 +166,8 @@ def fresh_set(
         include_originals: Add each template's GSM8K original.
         gsm8k_records: Returns GSM8K's test records in order (default: the test split of the
             default GSM8K source, as ``dataset=gsm8k`` reads it).
+        reader: What draws them, as the warning about a skipped template names it
+            (``gsm-symbolic-fresh``, or the memorization probe).
 
     Raises:
         TemplateError: a template is malformed (file and line named).
@@ -183,7 +186,7 @@ def fresh_set(
             fresh = fresh_instances(template, seed, per_template)
         except InstantiationError as error:
             skipped[template.name] = str(error)
-            logger.warning("%s: skipped: %s", FRESH_SOURCE, error)
+            logger.warning("%s: skipped: %s", reader, error)
             continue
         if include_originals:
             samples.append(original_sample(template, records))
