@@ -140,7 +140,14 @@ def result_json(result: CheckResult) -> dict[str, Any]:
 
 
 def _draw(folder: Path, seed: int, per_template: int, only: list[str] | None) -> int:
-    for template in load_templates(folder):
+    """Exit 0 when a question was drawn, 1 when every template asked for was skipped."""
+    drawn = 0
+    templates = load_templates(folder)
+    missing = sorted(set(only or ()) - {template.name for template in templates})
+    if missing:
+        say("gsm8k-fresh", f"--template {', '.join(missing)}: no such template in {folder}")
+        return 2
+    for template in templates:
         if only and template.name not in only:
             continue
         try:
@@ -148,6 +155,7 @@ def _draw(folder: Path, seed: int, per_template: int, only: list[str] | None) ->
         except InstantiationError as error:
             say("gsm8k-fresh", f"skipped: {error}")
             continue
+        drawn += len(samples)
         for sample in samples:
             metadata = sample.metadata or {}
             bindings = json.dumps(metadata.get("bindings"), ensure_ascii=False)
@@ -155,7 +163,7 @@ def _draw(folder: Path, seed: int, per_template: int, only: list[str] | None) ->
             print(printable(sample.input, lines=True))
             print(f"\nanswer: {sample.target}")
             print(printable(f"bindings: {bindings}\n", lines=True))
-    return 0
+    return 0 if drawn else 1
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from gsm8k.data.fresh.instances import Drawer, InstantiationError, instance_rng
-from gsm8k.data.fresh.templates import Template, load_templates
+from gsm8k.data.fresh.templates import Template, TemplateError, load_templates
 from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, from_start_directory
 from gsm8k.grading.numbers import normalize, parse_gold
 
@@ -191,6 +191,11 @@ def fresh_set(
         if include_originals:
             samples.append(original_sample(template, records))
         samples.extend(fresh)
+    if not samples and skipped:
+        first, why = next(iter(skipped.items()))
+        raise TemplateError(
+            f"every template in {path} was skipped, nothing to evaluate ({first}: {why})"
+        )
     return FreshSet(
         samples=samples,
         folder=path.resolve(),
