@@ -91,9 +91,15 @@ def build(
             )
         models = [model]
     if not models:
+        unusable = [*scan.skipped, *skipped]
+        why = (
+            f"; {len(unusable)} log(s) skipped, the first: {unusable[0].path}: {unusable[0].reason}"
+            if unusable
+            else ""
+        )
         raise ValueError(
             "no fresh-question run (gsm8k/gsm8k -T dataset=gsm-symbolic-fresh) and no probe run "
-            "(gsm8k/gsm8k_memorization) in the logs"
+            f"(gsm8k/gsm8k_memorization) in the logs{why}"
         )
     if len(models) > 1:
         raise NotComparable(

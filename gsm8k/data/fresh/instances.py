@@ -103,6 +103,10 @@ class Drawer:
                     raise TemplateError(
                         f"{self.template.where(statement.line)}: {error}."
                     ) from error
+                except WorkExceeded as error:  # skipped and listed, as when drawing
+                    raise InstantiationError(
+                        f"template {self.template.path.name}: {error}."
+                    ) from error
         for condition in self.template.conditions:
             # -1: it reads no variable, and is checked before anything is drawn
             ready = max((bound_at.get(n, -1) for n in condition.expression.names), default=-1)
@@ -303,7 +307,7 @@ def render_question(template: Template, values: dict[str, Value]) -> str:
         default = match.group(2)
         value = values[match.group(1)]
         if length + len(before) + text_size(value) > MAX_RENDERED:
-            raise DrawError(f"the question would be longer than {MAX_RENDERED:,} characters")
+            raise WorkExceeded(f"the question would be longer than {MAX_RENDERED:,} characters")
         if written[-1:] in CURRENCY_SIGNS and not isinstance(value, (str, Labelled)):
             text = write_number(as_number(value), default, words=False)
         else:
@@ -355,7 +359,7 @@ def render_solution(template: Template, env: dict[str, Value], budget: Budget | 
         value = part.evaluate(env, rng, budget)
         length += text_size(value)
         if length > MAX_RENDERED:
-            raise DrawError(f"the solution would be longer than {MAX_RENDERED:,} characters")
+            raise WorkExceeded(f"the solution would be longer than {MAX_RENDERED:,} characters")
         out.append(solution_text(value))
         out.append(text)
     return "".join(out).strip()

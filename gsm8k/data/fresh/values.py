@@ -38,8 +38,8 @@ Deeper is refused for the template: Python's own comparisons and copies of such 
 recurse once per level."""
 MAX_RENDERED = 100_000
 """Longest question or worked solution an instance may be written as, in characters (GSM8K's
-longest question is under 1,000): a slot given a list of long texts is refused before the text
-is built, not after it has taken gigabytes."""
+longest question is under 1,000): a template whose slot is given a list of long texts is refused
+before the text is built, not after it has taken gigabytes."""
 
 _LIMIT = 10**MAX_DIGITS
 
@@ -65,8 +65,9 @@ class ExpressionError(ValueError):
 
 
 class WorkExceeded(ValueError):
-    """An instance took more than :data:`MAX_WORK`, or built a value nested deeper than
-    :data:`MAX_DEPTH`; the template is refused, not the draw."""
+    """An instance took more than :data:`MAX_WORK`, built a value nested deeper than
+    :data:`MAX_DEPTH`, or would be written longer than :data:`MAX_RENDERED`: the template is
+    refused, not the draw."""
 
 
 @dataclass
