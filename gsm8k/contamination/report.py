@@ -91,9 +91,10 @@ def build(
             )
         models = [model]
     if not models:
-        unusable = [*scan.skipped, *skipped]
+        unusable = list({s.path: s for s in [*scan.skipped, *skipped]}.values())
         why = (
-            f"; {len(unusable)} log(s) skipped, the first: {unusable[0].path}: {unusable[0].reason}"
+            f"; {len(unusable)} log(s) skipped, the first: "
+            f"{unusable[0].path.removeprefix('file://')}: {unusable[0].reason}"
             if unusable
             else ""
         )
