@@ -113,7 +113,7 @@ def header_bomb(folder: Path, size: int = 1536 * MB) -> Path:
     target.mkdir()
     path = target / "2026-01-01T00-00-00+00-00_gsm8k_bomb.eval"
     with (
-        zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive,
+        zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive,
         archive.open("header.json", "w", force_zip64=True) as member,
     ):
         member.write(b'{"eval": {"task": "gsm8k", "x": "')
