@@ -149,6 +149,21 @@ def test_a_log_member_that_inflates_past_the_bound_is_skipped_unread(
     assert "1 log(s) skipped" in line and "header.json inflates to more than 1 MiB" in line
 
 
+def test_logs_whose_members_add_up_past_the_bound_or_json_logs_too_large_are_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(inflation, "MAX_READ_BYTES", 1024 * 1024)
+    many = tmp_path / "many.eval"
+    with zipfile.ZipFile(many, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for part in range(3):  # each under the per-member bound, together past the total
+            archive.writestr(f"_journal/summaries/{part}.json", b"0" * 400_000)
+    assert "together" in str(inflation.oversized_member(str(many)))
+    large = tmp_path / "large.json"
+    large.write_bytes(b" " * (1024 * 1024 + 1))
+    assert "inspect log convert" in str(inflation.oversized_member(str(large)))
+    assert inflation.oversized_member(str(tmp_path / "absent.eval")) is None
+
+
 @pytest.mark.parametrize(
     ("build", "says"),
     [

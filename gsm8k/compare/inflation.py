@@ -13,12 +13,15 @@ import copy
 import zipfile
 from typing import IO, Any
 
-from inspect_ai._util.file import file
+from inspect_ai._util.file import file, filesystem
 
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
 """The most one member Inspect reads whole (the header, the sample summaries, a sample) may
 inflate to: a full GSM8K test run's summaries inflate to a few MB, and Inspect holds a member
 several times over while it parses it."""
+MAX_READ_BYTES = 256 * 1024 * 1024
+"""The most the members a report reads may inflate to together, and the largest ``.json`` log
+read (a ``.json`` log is parsed whole)."""
 _CHUNK = 1024 * 1024
 SUMMARY_MEMBERS = ("header.json", "summaries.json", "reductions.json")
 SUMMARY_FOLDERS = ("_journal/",)
@@ -33,6 +36,8 @@ def oversized_member(location: str, samples: bool = False) -> str | None:
         location: A log's path or URI; logs that are not ``.eval`` files are not checked.
         samples: Also check the sample members (for a report that reads whole samples).
     """
+    if location.endswith(".json"):
+        return _oversized_json(location)
     if not location.endswith(".eval"):
         return None
     try:
@@ -45,17 +50,38 @@ def oversized_member(location: str, samples: bool = False) -> str | None:
 def _oversized(handle: IO[bytes], samples: bool) -> str | None:
     import zipfile_zstd  # noqa: F401  (Inspect writes zstd members; this teaches zipfile them)
 
+    total = 0
     with zipfile.ZipFile(handle) as archive:
         for info in archive.infolist():
             name = info.filename
             read = name in SUMMARY_MEMBERS or name.startswith(SUMMARY_FOLDERS)
             if not (read or (samples and name.startswith(SAMPLE_FOLDER))):
                 continue
-            if info.file_size > MAX_MEMBER_BYTES or _inflated(archive, info) > MAX_MEMBER_BYTES:
+            size = info.file_size if info.file_size > MAX_MEMBER_BYTES else _inflated(archive, info)
+            if size > MAX_MEMBER_BYTES:
                 return (
                     f"its member {name} inflates to more than {MAX_MEMBER_BYTES // 2**20} MiB, "
                     "more than a log of this task holds; not read"
                 )
+            total += size
+            if total > MAX_READ_BYTES:
+                return (
+                    f"its members inflate to more than {MAX_READ_BYTES // 2**20} MiB together, "
+                    "more than a log of this task holds; not read"
+                )
+    return None
+
+
+def _oversized_json(location: str) -> str | None:
+    try:
+        size = filesystem(location).info(location).size
+    except Exception:  # unreadable: Inspect's reader says so in its own words
+        return None
+    if size is not None and size > MAX_READ_BYTES:
+        return (
+            f"a .json log of {size:,} bytes, more than the {MAX_READ_BYTES // 2**20} MiB read "
+            f"whole; convert it to .eval: inspect log convert {location} --to eval --output-dir DIR"
+        )
     return None
 
 

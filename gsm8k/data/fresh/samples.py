@@ -23,7 +23,12 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from gsm8k.data.fresh.instances import Drawer, InstantiationError, instance_rng
-from gsm8k.data.fresh.templates import Template, TemplateError, load_templates
+from gsm8k.data.fresh.templates import (
+    MAX_TEMPLATE_BYTES,
+    Template,
+    TemplateError,
+    load_templates,
+)
 from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, from_start_directory
 from gsm8k.grading.numbers import normalize, parse_gold
 
@@ -301,7 +306,8 @@ def templates_checksum(templates: Sequence[Template]) -> str:
     digest = hashlib.sha256()
     for template in templates:
         digest.update(template.path.name.encode())
-        digest.update(template.path.read_bytes())
+        with template.path.open("rb") as handle:  # as bounded as when it was read
+            digest.update(handle.read(MAX_TEMPLATE_BYTES + 1))
     return digest.hexdigest()
 
 
