@@ -115,6 +115,19 @@ def test_a_wrong_answer_without_a_final_line_never_becomes_a_target(tmp_path: Pa
         fresh_set(folder, seed=0, per_template=1, include_originals=False)
 
 
+def test_the_probe_names_itself_when_it_skips_a_template(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from gsm8k.contamination.fresh import fresh_texts
+
+    folder = hostile_templates(tmp_path)
+    with caplog.at_level("WARNING"):
+        texts = fresh_texts(str(folder), seed=0, per_template=1)
+    assert set(texts.skipped) == set(SKIPPED)
+    warned = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
+    assert len(warned) == 3 and all(m.startswith("gsm8k_memorization") for m in warned)
+
+
 def test_a_refused_folder_reaches_stderr_under_display_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -231,7 +244,7 @@ def test_hostile_logs_and_names_through_gsm8k_contamination(
     )
     probe_task = gsm8k_memorization(templates=str(templates), train=2)
     model = scripted_model(memorizer(2), name=NAME)
-    run_eval(fresh_task, model, log_dir=str(logs))
+    run_eval(fresh_task, model, log_dir=str(logs), limit=3)
     probe = run_eval(probe_task, model, log_dir=str(logs))
     for sample in probe.samples or []:  # a probe whose scores hold no numbers
         for score in (sample.scores or {}).values():
@@ -244,9 +257,11 @@ def test_hostile_logs_and_names_through_gsm8k_contamination(
     assert not raw_controls(out) and not raw_controls(err) and "Traceback" not in err
     assert "evil\\x1b]0;owned\\x07$x^$" in out and (tmp_path / "signals.png").stat().st_size
     assert "0 of " in out.split("**memorization probe**")[1]  # its samples left unscored
+    fresh_run = out.split("**fresh questions**")[1].split("**memorization probe**")[0]
+    assert "Settings: dataset=gsm-symbolic-fresh," in fresh_run and " --limit 3\n" in fresh_run
 
     other = scripted_model(lambda prompt: "ANSWER: 1", name="other\x07")
-    run_eval(fresh_task, other, log_dir=str(logs))
+    run_eval(fresh_task, other, log_dir=str(logs), limit=3)
     assert contamination([str(logs)]) == 3
     out, err = capsys.readouterr()
     assert out == "" and not raw_controls(err) and "other\\x07" in err
