@@ -22,7 +22,6 @@ from gsm8k.data.fresh.instances import (
     from_json,
     instance_rng,
     instantiate,
-    render_question,
     to_json,
 )
 from gsm8k.data.fresh.samples import (
@@ -39,6 +38,7 @@ from gsm8k.data.fresh.samples import (
 )
 from gsm8k.data.fresh.templates import Template, TemplateError, load_template, load_templates
 from gsm8k.data.fresh.values import DrawError, ExpressionError, Labelled
+from gsm8k.data.fresh.writing import render_question
 
 __all__ = [
     "DEFAULT_FRESH_SEED",

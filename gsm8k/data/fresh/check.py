@@ -22,17 +22,17 @@ from fractions import Fraction
 from pathlib import Path
 
 from gsm8k.data.fresh.expressions import Expression, call_argument, top_call
-from gsm8k.data.fresh.instances import (
-    base_environment,
+from gsm8k.data.fresh.instances import base_environment
+from gsm8k.data.fresh.quantities import parse_quantity
+from gsm8k.data.fresh.templates import Template, load_templates
+from gsm8k.data.fresh.values import DrawError, Labelled, Value, as_number, truth
+from gsm8k.data.fresh.writing import (
     final_number,
     render_defaults,
     render_question,
     render_solution,
 )
-from gsm8k.data.fresh.instances import solution_answer as stated_answer
-from gsm8k.data.fresh.quantities import parse_quantity
-from gsm8k.data.fresh.templates import Template, load_templates
-from gsm8k.data.fresh.values import DrawError, Labelled, Value, as_number, truth
+from gsm8k.data.fresh.writing import solution_answer as stated_answer
 
 MAX_COMBINATIONS = 200_000
 """Most value combinations tried when solving for variables the question does not show."""
