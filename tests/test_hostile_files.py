@@ -142,6 +142,15 @@ def test_a_refused_folder_reaches_stderr_under_display_none(
     assert line == f"error: {raised.value}" and "0000\\x1b]0;owned\\x07.json" in line
 
 
+def test_a_misspelt_parameter_holding_an_escape_is_refused_escaped() -> None:
+    from gsm8k.task import gsm8k
+
+    with pytest.raises(TaskInputError) as raised:
+        gsm8k(**{f"fewshoot{hostile.ESCAPES}": 1})
+    assert "fewshoot\\x1b]0;owned\\x07" in str(raised.value)
+    assert not raw_controls(str(raised.value))
+
+
 def test_a_log_member_that_inflates_past_the_bound_is_skipped_unread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

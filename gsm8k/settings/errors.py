@@ -33,8 +33,11 @@ def one_line_errors() -> Iterator[None]:
     try:
         yield
     except PrerequisiteError as error:
-        _show_where_inspect_will_not(str(error))
-        raise
+        message = printable(str(error))
+        _show_where_inspect_will_not(message)
+        if message == str(error):
+            raise
+        raise TaskInputError(message) from error
     except ValueError as error:
         message = printable(str(error))
         _show_where_inspect_will_not(message)
