@@ -1,6 +1,6 @@
 """``gsm8k-fresh``: check the template interpreter against GSM8K, or print fresh questions.
 
-    gsm8k-fresh --templates ../shared/data/gsm-symbolic/templates/symbolic
+    gsm8k-fresh --templates ml-gsm-symbolic/templates/symbolic   # a clone of apple/ml-gsm-symbolic
     gsm8k-fresh --json check.json          # templates from $GSM_SYMBOLIC_TEMPLATES
     gsm8k-fresh --draw --seed 7 --per-template 2 --template 0042
 
