@@ -5,7 +5,7 @@ questions as templates; this package reads them from a local copy (they are CC B
 never shipped here), interprets their small language with its own safe evaluator, and draws
 seeded instances:
 
-    templates = load_templates("ml-gsm-symbolic/templates/symbolic")  # a clone of apple/ml-gsm-symbolic
+    templates = load_templates("ml-gsm-symbolic/templates/symbolic")  # a clone
     instance = instantiate(templates[0], random.Random(1))
     samples = fresh_samples(folder, seed=1, per_template=5)   # originals + fresh, paired
     results = self_check(templates)                            # defaults → the originals?
