@@ -317,3 +317,20 @@ def test_a_refused_folder_reaches_the_terminal_of_inspect_eval_under_display_non
 def test_full_size_bombs_stay_within_512_mb(case: hostile.Case, tmp_path: Path) -> None:
     result = hostile.run(case, tmp_path)
     assert hostile.problems(case, result) == [], result.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [
+        pytest.param(0.25, 0.25, id="a-number"),
+        pytest.param(None, None, id="none"),
+        pytest.param("0.5", None, id="text"),
+        pytest.param(True, None, id="a-boolean"),
+        pytest.param(10**400, None, id="too-large-for-a-float"),
+        pytest.param(float("nan"), None, id="nan"),
+    ],
+)
+def test_a_probe_measure_from_a_log_is_a_finite_number_or_unscored(value: Any, read: Any) -> None:
+    from gsm8k.contamination.logs import _measure
+
+    assert _measure(value) == read

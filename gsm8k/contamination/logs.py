@@ -102,15 +102,9 @@ def read_probe_runs(locations: LogLocations) -> tuple[list[ProbeRun], list[Skipp
             score = (sample.scores or {}).get(PROBE_SCORER)
             if sample.error is not None or score is None or not isinstance(score.value, dict):
                 continue  # failed or unscored: its retry counts instead
-            values = {
-                k: float(v)
-                for k, v in score.value.items()
-                if isinstance(v, (int, float)) and not isinstance(v, bool)
-            }
-            if not set(MEASURES) <= set(values) or not all(
-                math.isfinite(values[m]) for m in MEASURES
-            ):
-                continue  # a measure missing, None or not finite: the sample is unscored
+            values = {m: _measure(score.value.get(m)) for m in MEASURES}
+            if any(value is None for value in values.values()):
+                continue  # a measure missing, None or not a finite number: unscored
             metadata = sample.metadata or {}
             template = metadata.get("template")
             run.results[sample.id] = ProbeResult(
@@ -118,9 +112,21 @@ def read_probe_runs(locations: LogLocations) -> tuple[list[ProbeRun], list[Skipp
                 part=str(metadata.get("part")),
                 key=str(metadata.get("key")),
                 template=None if template is None else str(template),
-                values=values,
+                values={m: float(v) for m, v in values.items() if v is not None},
             )
     return list(runs.values()), skipped
+
+
+def _measure(value: Any) -> float | None:
+    """A probe measure as a finite float, or ``None`` (a log from elsewhere may hold anything:
+    ``None``, text, or an integer too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 @dataclass
