@@ -146,7 +146,8 @@ def test_a_misspelt_parameter_holding_an_escape_is_refused_escaped() -> None:
     from gsm8k.task import gsm8k
 
     with pytest.raises(TaskInputError) as raised:
-        gsm8k(**{f"fewshoot{hostile.ESCAPES}": 1})
+        misspelt: dict[str, Any] = {f"fewshoot{hostile.ESCAPES}": 1}
+        gsm8k(**misspelt)
     assert "fewshoot\\x1b]0;owned\\x07" in str(raised.value)
     assert not raw_controls(str(raised.value))
 
