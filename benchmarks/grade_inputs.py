@@ -228,6 +228,11 @@ def grade(path: Path | str, *extra: str, code: str | None = None) -> Run:
     command = [sys.executable, "-m", "gsm8k.grading.cli", str(path), *extra]
     if code is not None:
         command = [sys.executable, "-c", code, str(path)]
+    return measure(command)
+
+
+def measure(command: list[str]) -> Run:
+    """``command`` in a fresh process: its exit status, wall time, peak memory and output."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         status = subprocess.call([sys.executable, "-c", MEASURE, *command], stdout=out, stderr=err)

@@ -122,9 +122,9 @@ def gsm8k(
         mcp_start_timeout: Seconds a server may take to start and list its tools (default 120).
         fresh_seed, fresh_per_template, templates: ``gsm-symbolic-fresh`` (docs/fresh-questions.md).
     """
-    # Inspect only warns about a -T name it does not know: a typo would run a default eval.
-    refuse_unknown(unknown, TASK_PARAMETERS, "gsm8k")
     with one_line_errors():  # a bad parameter or data line: one message, not a traceback
+        # Inspect only warns about a -T name it does not know: a typo would run a default eval.
+        refuse_unknown(unknown, TASK_PARAMETERS, "gsm8k")
         source = dataset or default_source()
         settings = prompt_settings(
             preset,

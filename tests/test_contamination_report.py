@@ -12,15 +12,9 @@ import pytest
 
 from gsm8k.contamination.cli import EXIT_NOT_COMPARABLE, main
 from gsm8k.contamination.memorization import gsm8k_memorization
+from gsm8k.contamination.readings import INCONCLUSIVE, INDICATED, NO_EVIDENCE, NOT_DETECTED
 from gsm8k.contamination.render import markdown
-from gsm8k.contamination.report import (
-    INCONCLUSIVE,
-    INDICATED,
-    NO_EVIDENCE,
-    NOT_DETECTED,
-    NotComparable,
-    build,
-)
+from gsm8k.contamination.report import NotComparable, build
 from gsm8k.task import gsm8k
 from tests.contamination_support import guesser, memorizer, reasoner, write_gsm8k, write_templates
 from tests.scripted import run_eval, scripted_model

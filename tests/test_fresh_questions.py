@@ -16,7 +16,6 @@ from gsm8k.data.fresh import (
     InstantiationError,
     Labelled,
     TemplateError,
-    evaluator,
     fresh_set,
     from_json,
     instance_rng,
@@ -26,9 +25,11 @@ from gsm8k.data.fresh import (
     render_question,
     self_check,
     to_json,
+    values,
 )
-from gsm8k.data.fresh.evaluator import DrawError, ExpressionError, compile_expression
+from gsm8k.data.fresh.expressions import compile_expression
 from gsm8k.data.fresh.quantities import parse_quantity, write_number
+from gsm8k.data.fresh.values import DrawError, ExpressionError
 from gsm8k.settings.errors import TaskInputError
 from gsm8k.task import gsm8k
 
@@ -398,7 +399,7 @@ def test_a_condition_on_no_variable_is_still_checked(tmp_path: Path) -> None:
 def test_a_template_that_works_too_hard_is_refused_not_run_for_hours(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(evaluator, "MAX_WORK", 5_000_000)  # a tenth: the same path, faster
+    monkeypatch.setattr(values, "MAX_WORK", 5_000_000)  # a tenth: the same path, faster
     heavy = variant(
         SHOP,
         question_annotated=SHOP["question_annotated"]

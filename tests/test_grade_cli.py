@@ -104,15 +104,15 @@ def test_a_bad_line_is_reported_and_the_others_are_graded(
 def test_an_exception_while_grading_becomes_that_line_s_error(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import gsm8k.grading.cli
+    import gsm8k.grading.cli_rows
 
     def fragile(completion: str, target: str, *args: object) -> object:
         if "boom" in completion:
             raise RuntimeError("extraction failed")
         return original(completion, target, *args)  # type: ignore[arg-type]
 
-    original = gsm8k.grading.cli.grade_completion
-    monkeypatch.setattr(gsm8k.grading.cli, "grade_completion", fragile)
+    original = gsm8k.grading.cli_rows.grade_completion
+    monkeypatch.setattr(gsm8k.grading.cli_rows, "grade_completion", fragile)
     bad = json.dumps({"id": "b", "completion": "boom", "target": "1"})
     code, rows, _ = run(["-"], capsys, f"{GOOD}\n{bad}\n{GOOD}\n")
     assert code == EXIT_SOME_FAILED

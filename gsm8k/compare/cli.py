@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gsm8k.compare.locations import add_selection_arguments
+from gsm8k.grading.printable import printable, say
 
 EXIT_NOT_COMPARABLE = 3
 DESCRIPTION = (
@@ -83,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             problem = str(error)
     if problem:
-        print(f"gsm8k-compare: {problem}", file=sys.stderr)
+        say("gsm8k-compare", f"{problem}")
         return 2
 
     # One location: paths in the report are shown relative to it.
@@ -91,15 +92,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         scan = read_runs(args.log_dir)
     except LogLocationError as error:
-        print(f"gsm8k-compare: {error}", file=sys.stderr)
+        say("gsm8k-compare", f"{error}")
         return 2
     for line in skipped_lines(scan.skipped, base):
-        print(f"gsm8k-compare: warning: {line}", file=sys.stderr)
+        say("gsm8k-compare", f"warning: {line}")
     if scan.other_tasks:
-        print(f"gsm8k-compare: {scan.other_tasks} log(s) of other tasks ignored", file=sys.stderr)
+        say("gsm8k-compare", f"{scan.other_tasks} log(s) of other tasks ignored")
     if not scan.runs:
         where = ", ".join(args.log_dir)
-        print(f"gsm8k-compare: no GSM8K logs with samples under {where}", file=sys.stderr)
+        say("gsm8k-compare", f"no GSM8K logs with samples under {where}")
         return 2
     try:
         runs = select_runs(scan.runs, args.model, args.variant)
@@ -109,9 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return write(runs, args.json, base, prices)
         report = build(runs, args.allow_mismatch, scan.skipped, base)
     except ValueError as error:
-        print(f"gsm8k-compare: {error}", file=sys.stderr)
+        say("gsm8k-compare", f"{error}")
         return 2
-    sys.stdout.write(markdown(report, base))
+    sys.stdout.write(printable(markdown(report, base), lines=True))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
     measured = [run for run in runs if run.samples]

@@ -35,6 +35,7 @@ from gsm8k.compare.family_stats import (
 from gsm8k.compare.results import Run
 from gsm8k.compare.runs import COMPARABILITY_FIELDS
 from gsm8k.compare.stats import CONFIDENCE
+from gsm8k.grading.printable import printable, say
 
 BASELINE = "gsm8k"
 DATA_FIELDS = frozenset(
@@ -352,15 +353,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     problem = first_output_problem({"--json": args.json, "--png": args.png})
     if problem:
-        print(f"gsm8k-family: {problem}", file=sys.stderr)
+        say("gsm8k-family", f"{problem}")
         return 2
     try:  # a location that cannot be read is a ValueError too (LogLocationError)
         runs = select_runs(load_runs(args.log_dir, "gsm8k-family"), args.model, None)
         report = build(runs, args.allow_mismatch)
     except ValueError as error:
-        print(f"gsm8k-family: {error}", file=sys.stderr)
+        say("gsm8k-family", f"{error}")
         return 2
-    sys.stdout.write(markdown(report))
+    sys.stdout.write(printable(markdown(report), lines=True))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
     if args.png:

@@ -6,6 +6,7 @@ import shlex
 from typing import Any
 
 from gsm8k.compare.rerun import rerun_command
+from gsm8k.grading.printable import printable
 from gsm8k.settings.commands import inspect_program
 
 
@@ -140,6 +141,9 @@ def drop_plot(report: dict[str, Any], path: Any) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
+    # Labels are model names and settings from logs: plain text, never TeX (a "$" in a name
+    # would otherwise be parsed as mathematics and can stop the plot).
+    matplotlib.rcParams["text.parse_math"] = False
     import matplotlib.pyplot as plt
 
     rows = [r for r in [*report["variants"], *report["perturbations"]] if r["drop"]]
@@ -156,7 +160,7 @@ def drop_plot(report: dict[str, Any], path: Any) -> None:
         f"drop from GSM8K, percentage points ({int(100 * report['confidence'])}% CI; "
         "right = worse on the variant)"
     )
-    axes.set_title(f"GSM family: {report['model']}")
+    axes.set_title(f"GSM family: {printable(report['model'])}")
     axes.grid(axis="x", alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=150)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gsm8k.compare.locations import LogLocationError, add_locations_argument
+from gsm8k.grading.printable import printable, say
 
 DESCRIPTION = (
     "Write the methods paragraph and table a paper needs for GSM8K runs, read from their "
@@ -34,17 +35,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         scan = read_runs(args.log_dir)
     except LogLocationError as error:
-        print(f"gsm8k-methods: {error}", file=sys.stderr)
+        say("gsm8k-methods", f"{error}")
         return 2
     for skipped in scan.skipped:
-        print(f"gsm8k-methods: warning: skipped {skipped.path}: {skipped.reason}", file=sys.stderr)
+        say("gsm8k-methods", f"warning: skipped {skipped.path}: {skipped.reason}")
     runs = [run for run in scan.runs if run.samples]
     if not runs:
-        print("gsm8k-methods: no GSM8K log with samples among the paths given", file=sys.stderr)
+        say("gsm8k-methods", "no GSM8K log with samples among the paths given")
         return 2
     text = markdown(runs)
     if args.output:
         args.output.write_text(text, encoding="utf-8")
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(printable(text, lines=True))
     return 0

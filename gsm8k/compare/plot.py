@@ -5,12 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gsm8k.grading.printable import printable
+
 
 def forest_plot(report: dict[str, Any], path: Path) -> None:
     """Draw runs sorted by accuracy (best on top), each with its interval, to a PNG/SVG/PDF file."""
     import matplotlib
 
     matplotlib.use("Agg")
+    # Labels are model names and settings from logs: plain text, never TeX (a "$" in a name
+    # would otherwise be parsed as mathematics and can stop the plot).
+    matplotlib.rcParams["text.parse_math"] = False
     import matplotlib.pyplot as plt
 
     runs = list(reversed(report["runs"]))  # the report's ranking, best at the top
@@ -43,14 +48,14 @@ def forest_plot(report: dict[str, Any], path: Path) -> None:
             ha="center",
             fontsize=9,
         )
-    axes.set_yticks(positions, labels)
+    axes.set_yticks(positions, [printable(label) for label in labels])
     axes.set_ylim(-0.7, len(runs) - 0.3)
     axes.set_xlim(0, 100)
     axes.set_xlabel(f"GSM8K accuracy, % ({int(100 * report['confidence'])}% confidence interval)")
     title = "GSM8K accuracy by model"
     if not report["ranked"]:
         title += " — settings differ, not comparable"
-    axes.set_title(title)
+    axes.set_title(printable(title))
     axes.grid(axis="x", alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=150)

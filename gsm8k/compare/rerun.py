@@ -23,7 +23,12 @@ import gsm8k
 from gsm8k.data.family.sources import FAMILY_DIR_ENV, is_variant
 from gsm8k.data.fresh.samples import FRESH_SOURCE, TEMPLATES_ENV
 from gsm8k.data.splits import DATA_DIR_ENV, is_named_source
-from gsm8k.settings.commands import absolute_location, command_line, inspect_program
+from gsm8k.settings.commands import (
+    absolute_location,
+    command_line,
+    inspect_program,
+    shell_quote,
+)
 
 PACKAGE_DIR = Path(gsm8k.__file__).resolve().parent
 REGISTRY_PREFIX = "gsm8k/"
@@ -64,6 +69,24 @@ def rerun_prefix(log: EvalLog) -> str:
     if epochs and epochs > 1:
         words += ["--epochs", str(epochs)]
     return command_line(words, data_environment(log))
+
+
+def sample_selection(log: EvalLog) -> str:
+    """``--limit N`` (or ``--limit A-B``) and ``--sample-id a,b`` as the log's run chose its
+    samples, ready to add to :func:`rerun_prefix` to run the same samples again (empty when it
+    ran them all)."""
+    config = log.eval.config
+    words: list[str] = []
+    limit = config.limit
+    if isinstance(limit, int):
+        words += ["--limit", str(limit)]
+    elif isinstance(limit, (tuple, list)) and len(limit) == 2:
+        words += ["--limit", f"{limit[0] + 1}-{limit[1]}"]  # Inspect stores 10-20 as (9, 20)
+    sample_id = config.sample_id
+    if sample_id is not None:
+        ids = sample_id if isinstance(sample_id, list) else [sample_id]
+        words += ["--sample-id", ",".join(str(i) for i in ids)]
+    return " ".join(shell_quote(word) for word in words)
 
 
 def rerun_command(prefix: str, sample_ids: list[Any], folder: str) -> str:

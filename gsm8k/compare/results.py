@@ -100,6 +100,8 @@ class Run:
     completed them; :attr:`missing` says which still lack a result."""
     rerun: str = ""
     """``inspect eval ...`` as the run's newest log ran, without sample ids (see ``rerun.py``)."""
+    selection: str = ""
+    """``--limit N`` / ``--sample-id ...`` as the newest log chose its samples (empty: all)."""
     environment: dict[str, str] = field(default_factory=dict)
     """``GSM8K_DATA_DIR`` / ``GSM8K_FAMILY_DIR`` as the newest log's run had them, where it
     read a local copy through them (see ``rerun.data_environment``)."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,9 +36,10 @@ from inspect_ai.log import (
 from inspect_ai.scorer import Score
 
 from gsm8k.compare.display import short_path
+from gsm8k.compare.inflation import oversized_member
 from gsm8k.compare.labels import assign_labels
 from gsm8k.compare.locations import LogLocations, as_list, list_logs
-from gsm8k.compare.rerun import data_environment, rerun_prefix
+from gsm8k.compare.rerun import data_environment, rerun_prefix, sample_selection
 from gsm8k.compare.results import (
     GRADER,
     GRADERS,
@@ -55,6 +55,7 @@ from gsm8k.compare.settings import (
     task_settings,
 )
 from gsm8k.family_set import FAMILY_SET_TASKS
+from gsm8k.grading.printable import say
 
 TASK_NAMES = frozenset({"gsm8k", "gsm8k/gsm8k", *FAMILY_SET_TASKS})
 TRUNCATED_STOP_REASONS = frozenset({"max_tokens", "model_length"})
@@ -101,6 +102,10 @@ def read_runs(log_dir: LogLocations, task_names: Iterable[str] = TASK_NAMES) -> 
     skipped: list[SkippedLog] = []
     other_tasks = 0
     for info in list_logs(log_dir):
+        too_large = oversized_member(info.name)
+        if too_large is not None:
+            skipped.append(SkippedLog(info.name, too_large))
+            continue
         try:
             log = read_eval_log(info, header_only=True)
             if _task_name(log) not in names and log.eval.task not in names:
@@ -112,6 +117,10 @@ def read_runs(log_dir: LogLocations, task_names: Iterable[str] = TASK_NAMES) -> 
             summaries = read_eval_log_sample_summaries(info)
             stop_reasons: dict[tuple[SampleId, int], str] = {}
             if _needs_whole_samples(summaries):
+                too_large = oversized_member(info.name, samples=True)
+                if too_large is not None:
+                    skipped.append(SkippedLog(info.name, too_large))
+                    continue
                 whole = read_eval_log(info, exclude_fields=set(UNREAD_SAMPLE_FIELDS)).samples
                 summaries = whole or []
                 stop_reasons = {(s.id, s.epoch): s.output.stop_reason for s in whole or []}
@@ -150,10 +159,7 @@ def load_runs(log_dir: LogLocations, program: str = "gsm8k-compare") -> list[Run
     where = as_list(log_dir)
     base = where[0] if len(where) == 1 else "."
     for skipped in scan.skipped:
-        print(
-            f"{program}: warning: skipped {short_path(skipped.path, base)}: {skipped.reason}",
-            file=sys.stderr,
-        )
+        say(program, f"warning: skipped {short_path(skipped.path, base)}: {skipped.reason}")
     if not scan.runs:
         raise ValueError(f"no GSM8K logs with samples under {', '.join(where)}")
     return scan.runs
@@ -269,6 +275,7 @@ def _merge(run: Run, log: EvalLog, content: _LogContent) -> None:
     run.planned.update(content.planned)
     run.unscored.update(content.unscored)
     run.rerun = rerun_prefix(log)  # the newest log's: logs are folded in oldest first
+    run.selection = sample_selection(log)
     run.environment = data_environment(log)
     run.grader = content.grader or run.grader
     for sample_id, epoch, result in content.results:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gsm8k.compare.locations import add_locations_argument
+from gsm8k.grading.printable import printable, say
 
 EXIT_NOT_COMPARABLE = 3
 DESCRIPTION = (
@@ -45,13 +46,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     problem = first_output_problem({"--json": args.json, "--png": args.png})
     if problem:
-        print(f"gsm8k-contamination: {problem}", file=sys.stderr)
+        say("gsm8k-contamination", f"{problem}")
         return 2
     try:
         report = build(args.log_dir, args.model, args.allow_mismatch)
     except NotComparable as error:
         for line in error.problems:
-            print(f"gsm8k-contamination: {line}", file=sys.stderr)
+            say("gsm8k-contamination", f"{line}")
         print(
             "gsm8k-contamination: no report: these runs are not comparable (--allow-mismatch "
             "reports them anyway)",
@@ -59,9 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_NOT_COMPARABLE
     except ValueError as error:  # no logs, an unreadable location, an unknown --model
-        print(f"gsm8k-contamination: {error}", file=sys.stderr)
+        say("gsm8k-contamination", f"{error}")
         return 2
-    sys.stdout.write(markdown(report))
+    sys.stdout.write(printable(markdown(report), lines=True))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
     if args.png:

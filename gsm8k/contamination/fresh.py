@@ -45,7 +45,13 @@ def fresh_texts(templates: str | None, seed: int, per_template: int) -> FreshTex
     """
     from gsm8k.data.fresh import fresh_set, templates_folder
 
-    drawn = fresh_set(templates_folder(templates), seed, per_template, include_originals=False)
+    drawn = fresh_set(
+        templates_folder(templates),
+        seed,
+        per_template,
+        include_originals=False,
+        reader="gsm8k_memorization (its fresh texts)",
+    )
     texts = []
     for sample in drawn.samples:
         metadata = sample.metadata or {}

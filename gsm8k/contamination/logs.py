@@ -17,11 +17,13 @@ from typing import Any
 
 from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
+from gsm8k.compare.inflation import oversized_member
 from gsm8k.compare.locations import LogLocations, list_logs
-from gsm8k.compare.rerun import rerun_prefix
+from gsm8k.compare.rerun import rerun_prefix, sample_selection
 from gsm8k.compare.results import Run, SampleId
 from gsm8k.compare.runs import SkippedLog
 from gsm8k.compare.settings import generation_settings, model_args, task_settings
+from gsm8k.contamination.probe import MEASURES
 
 PROBE_TASK = "gsm8k_memorization"
 PROBE_SCORER = "recitation"
@@ -49,6 +51,7 @@ class ProbeRun:
     label: str = ""
     logs: list[str] = field(default_factory=list)
     rerun: str = ""
+    selection: str = ""
     results: dict[SampleId, ProbeResult] = field(default_factory=dict)
     planned: set[SampleId] = field(default_factory=set)
 
@@ -71,6 +74,10 @@ def read_probe_runs(locations: LogLocations) -> tuple[list[ProbeRun], list[Skipp
     runs: dict[str, ProbeRun] = {}
     skipped = []
     for info in list_logs(locations):
+        too_large = oversized_member(info.name)
+        if too_large is not None:
+            skipped.append(SkippedLog(info.name, too_large))
+            continue
         try:
             log = read_eval_log(info, header_only=True)
             name = (log.eval.task_registry_name or log.eval.task).rsplit("/", 1)[-1]
@@ -89,23 +96,37 @@ def read_probe_runs(locations: LogLocations) -> tuple[list[ProbeRun], list[Skipp
         run = runs.setdefault(run.key, run)
         run.logs.append(log.location)
         run.rerun = rerun_prefix(log)
+        run.selection = sample_selection(log)
         run.planned.update(log.eval.dataset.sample_ids or [s.id for s in summaries])
         for sample in summaries:
             score = (sample.scores or {}).get(PROBE_SCORER)
             if sample.error is not None or score is None or not isinstance(score.value, dict):
                 continue  # failed or unscored: its retry counts instead
-            values = {k: float(v) for k, v in score.value.items() if isinstance(v, (int, float))}
-            if any(math.isnan(v) for v in values.values()):
-                continue
+            values = {m: _measure(score.value.get(m)) for m in MEASURES}
+            if any(value is None for value in values.values()):
+                continue  # a measure missing, None or not a finite number: unscored
             metadata = sample.metadata or {}
+            template = metadata.get("template")
             run.results[sample.id] = ProbeResult(
                 source=str(metadata.get("source")),
                 part=str(metadata.get("part")),
                 key=str(metadata.get("key")),
-                template=metadata.get("template"),
-                values=values,
+                template=None if template is None else str(template),
+                values={m: float(v) for m, v in values.items() if v is not None},
             )
     return list(runs.values()), skipped
+
+
+def _measure(value: Any) -> float | None:
+    """A probe measure as a finite float, or ``None`` (a log from elsewhere may hold anything:
+    ``None``, text, or an integer too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 @dataclass
@@ -139,8 +160,9 @@ def accuracy_pairs(fresh_run: Run, gsm8k_run: Run | None) -> AccuracyPairs:
         if template is None:
             continue
         template = str(template)
-        if meta.get("original_index") is not None:
-            pairs.template_of[int(meta["original_index"])] = template
+        index = meta.get("original_index")
+        if isinstance(index, int) and not isinstance(index, bool):
+            pairs.template_of[index] = template
         if meta.get("instance") == ORIGINAL:
             pairs.originals[template] = result.accuracy
         else:

@@ -62,8 +62,8 @@ def gsm8k_memorization(
         dataset: GSM8K's location, as for ``gsm8k/gsm8k`` (default ``$GSM8K_DATA_DIR``, else
             the hub).
     """
-    refuse_unknown(unknown, MEMORIZATION_PARAMETERS, "gsm8k_memorization")
     with one_line_errors():
+        refuse_unknown(unknown, MEMORIZATION_PARAMETERS, "gsm8k_memorization")
         if not 1 <= points <= MAX_POINTS:
             raise ValueError(f"-T points={points}: must be between 1 and {MAX_POINTS}.")
         if train < 0:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gsm8k.grading.printable import printable
+
 VERDICT_TITLES = {
     "memorization indicated": "Memorization indicated",
     "no evidence of memorization": "No evidence of memorization at this size",
@@ -106,6 +108,9 @@ def signal_plot(report: dict[str, Any], path: Any) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
+    # Labels are model names and settings from logs: plain text, never TeX (a "$" in a name
+    # would otherwise be parsed as mathematics and can stop the plot).
+    matplotlib.rcParams["text.parse_math"] = False
     import matplotlib.pyplot as plt
 
     rows = list(reversed(report["signals"]))
@@ -131,7 +136,8 @@ def signal_plot(report: dict[str, Any], path: Any) -> None:
         f"difference, points ({report['confidence']:.0%} CI; right = memorization direction; "
         "| = detectable)"
     )
-    axes.set_title(f"Contamination signals: {report['model']} ({report['overall']['verdict']})")
+    model = printable(report["model"])  # an escape in a name is no glyph of any font
+    axes.set_title(f"Contamination signals: {model} ({report['overall']['verdict']})")
     axes.grid(axis="x", alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=150)

@@ -9,26 +9,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from gsm8k.grading import imports
-from gsm8k.grading.imports.jsonlines import MAX_RECORD_BYTES, Line, parse_line, read_lines
-from gsm8k.grading.imports.rows import GOLD_DELIMITER
-from gsm8k.grading.numbers import normalize, parse_gold
-from gsm8k.grading.reasons import TRUNCATION_STOP_REASONS
-from gsm8k.grading.verdict import Graded, grade_completion
+from gsm8k.grading.cli_rows import Failed, ProgramGrader, TargetLookup, grade_line, program_grader
+from gsm8k.grading.imports.jsonlines import MAX_RECORD_BYTES, read_lines
+from gsm8k.grading.printable import printable, say
+from gsm8k.grading.verdict import Graded
+from gsm8k.grading.verdict import grade_completion as grade_completion  # the old gsm8k.grade
 
 EXIT_ALL_GRADED = 0
 EXIT_SOME_FAILED = 1
 """At least one line could not be graded; each has an ``error`` field, the summary counts them."""
 EXIT_USAGE = 2
 """Bad arguments, or the input file cannot be opened: nothing was graded."""
+NOT_JSON = ("not valid JSON", "not readable JSON", "not UTF-8", "empty line")
+"""How a line's error starts when the line is not JSON at all (see ``parse_line``)."""
 MAX_ERRORS_SHOWN = 10
 """Failed lines named one by one on stderr; the rest are counted (all are in the output)."""
 
@@ -63,167 +64,6 @@ exit status: {EXIT_ALL_GRADED} every line graded; {EXIT_SOME_FAILED} some lines 
 python:  from gsm8k.grading import grade
          grade(text, "42").correct
 """
-
-
-@dataclass(frozen=True)
-class Failed:
-    """An input line that could not be graded, and why."""
-
-    line: int
-    id: str | None
-    error: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"line": self.line, "id": self.id, "error": self.error}
-
-
-class TargetLookup:
-    """Gold answers by sample id or test index, loaded from the dataset on first use.
-
-    A dataset that fails to load is reported once (:attr:`error`) and every lookup then misses,
-    so lines that carry their own target are still graded.
-    """
-
-    def __init__(self, source: str | None, split: str) -> None:
-        self.source, self.split = source, split
-        self._targets: dict[str, str] | None = None
-        self._questions: dict[str, str] = {}
-        self.error: str | None = None
-
-    def __call__(self, sample_id: str) -> str | None:
-        if self._targets is None:
-            self._targets = {}
-            try:
-                self._targets = self._load()
-            except Exception as error:  # reported once; lines with their own target go on
-                self.error = str(error) or type(error).__name__
-        return self._targets.get(sample_id)
-
-    def question(self, sample_id: str) -> str | None:
-        """The question of a sample whose target was looked up (``None`` when unknown)."""
-        return self._questions.get(sample_id)
-
-    def _load(self) -> dict[str, str]:
-        from gsm8k.data.bundled import BUNDLED_SOURCE, DATA_DIR_ENV, bundled_split
-
-        records: Sequence[dict[str, Any]]
-        source = self.source or os.environ.get(DATA_DIR_ENV) or BUNDLED_SOURCE
-        if source == BUNDLED_SOURCE and self.split in ("test", "train"):
-            # The package's own copy: read without the task's loader, which imports Inspect
-            # (seconds, where one row is graded in a fraction of one).
-            bundled = bundled_split(self.split)
-            records = bundled.records
-
-            def where(index: int) -> str:
-                return f"{bundled.location} line {bundled.line_numbers[index]}"
-        else:
-            from gsm8k.data.splits import load_split
-
-            # The error names what the user set: --dataset, or GSM8K_DATA_DIR in its absence.
-            from_env = self.source is None and bool(os.environ.get(DATA_DIR_ENV))
-            parameter = DATA_DIR_ENV if from_env else "--dataset"
-            loaded = load_split(source, self.split, parameter=parameter)
-            records, where = loaded.records, loaded.where
-        targets: dict[str, str] = {}
-        for index, record in enumerate(records):
-            final = str(record.get("answer", "")).rsplit(GOLD_DELIMITER, 1)[-1]
-            try:
-                target = normalize(parse_gold(final))
-            except ValueError as error:
-                raise ValueError(f"{where(index)}: gold {final.strip()!r}: {error}") from error
-            targets[str(index)] = target
-            # Ids written by releases before 1.1 (``test-17``) still resolve.
-            targets[f"{self.split}-{index}"] = target
-            question = record.get("question")
-            if isinstance(question, str):
-                self._questions[str(index)] = self._questions[f"{self.split}-{index}"] = question
-        return targets
-
-
-ProgramGrader = Callable[[dict[str, Any], str, str], Graded]
-"""Runs a row's program and grades its result (``--run-programs``): row, target, id."""
-
-
-def grade_line(
-    line: Line,
-    lookup: TargetLookup,
-    programs: ProgramGrader | None = None,
-) -> Graded | Failed:
-    """Grade one input line; anything wrong with it becomes a :class:`Failed` naming why."""
-    number = line.number
-    row, unreadable = parse_line(line)
-    if unreadable:
-        return Failed(number, None, unreadable)
-    problem = _row_problem(row, programs is not None)
-    raw_id = row.get("id") if isinstance(row, dict) else None
-    sample_id = (
-        str(raw_id) if isinstance(raw_id, (str, int)) and not isinstance(raw_id, bool) else None
-    )
-    if problem:
-        return Failed(number, sample_id, problem)
-    assert sample_id is not None  # checked by _row_problem
-    target = str(row["target"]) if "target" in row else lookup(sample_id)
-    if target is None:
-        reason = (
-            "the dataset could not be loaded (its error is on stderr, once)"
-            if lookup.error
-            else f"id {sample_id!r} is not a sample id or index of the {lookup.split} split"
-        )
-        return Failed(
-            number, sample_id, f"no 'target', and {reason}; add a target or pass --dataset"
-        )
-    try:
-        if programs is not None:
-            return programs(row, target, sample_id)
-        truncated = row.get("truncated", False) or row.get("stop_reason") in TRUNCATION_STOP_REASONS
-        question = row.get("question") if "target" in row else lookup.question(sample_id)
-        return grade_completion(row["completion"], target, sample_id, truncated, question)
-    except ValueError as error:  # the target is not a number
-        return Failed(number, sample_id, str(error)[:1000])
-    except Exception as error:  # one line must never stop the others from being graded
-        return Failed(number, sample_id, f"cannot grade: {type(error).__name__}: {error}"[:1000])
-
-
-def _row_problem(row: Any, programs: bool = False) -> str | None:
-    if not isinstance(row, dict):
-        return "expected a JSON object"
-    if not isinstance(row.get("id"), (str, int)) or isinstance(row.get("id"), bool):
-        return "'id' must be a string or a whole number"
-    if programs and "program" in row:
-        if not isinstance(row["program"], str):
-            return "'program' must be a string"
-    elif not isinstance(row.get("completion"), str):
-        return "'completion' must be a string" + (" (or give a 'program')" if programs else "")
-    if "target" in row and (
-        not isinstance(row["target"], (str, int, float)) or isinstance(row["target"], bool)
-    ):
-        return "'target' must be a string or a number"
-    if "question" in row and not isinstance(row["question"], (str, type(None))):
-        return "'question' must be a string"
-    if "truncated" in row and not isinstance(row["truncated"], bool):
-        return "'truncated' must be true or false"
-    if "stop_reason" in row and not isinstance(row["stop_reason"], (str, type(None))):
-        return '\'stop_reason\' must be a string such as "stop" or "max_tokens"'
-    return None
-
-
-def program_grader(trust_model_code: bool) -> ProgramGrader:
-    """The ``--run-programs`` grader, isolated as ``mode=pal`` is.
-
-    Raises:
-        PrerequisiteError: when bubblewrap cannot run here and ``trust_model_code`` is false.
-    """
-    from gsm8k.execution.isolation import choose_isolation
-    from gsm8k.execution.posthoc import grade_program
-
-    isolation = choose_isolation(trust_model_code)
-
-    def grade_row(row: dict[str, Any], target: str, sample_id: str) -> Graded:
-        return grade_program(
-            target, row.get("program"), row.get("completion"), sample_id, isolation
-        )
-
-    return grade_row
 
 
 @dataclass
@@ -309,9 +149,10 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     )
     args = parser.parse_args(argv)
     chosen = args.format
-    problem = None if args.file == "-" else imports.compressed(Path(args.file))
+    path = Path(args.file)
+    problem = None if args.file == "-" else imports.compressed(path) or imports.not_lines(path)
     if problem:
-        print(f"gsm8k-grade: {problem}", file=sys.stderr)
+        say("gsm8k-grade", f"{problem}")
         return EXIT_USAGE
     if chosen == "auto":
         chosen = "jsonl" if args.file == "-" else imports.detect(Path(args.file))
@@ -331,7 +172,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         try:
             programs = program_grader(args.trust_model_code)
         except PrerequisiteError as error:
-            print(f"gsm8k-grade: --run-programs: {error}", file=sys.stderr)
+            say("gsm8k-grade", f"--run-programs: {error}")
             return EXIT_USAGE
     name = "<stdin>" if args.file == "-" else args.file
     source: AbstractContextManager[IO[bytes]]
@@ -341,7 +182,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
         else:
             source = Path(args.file).open("rb")  # noqa: SIM115 (closed by the with below)
     except OSError as error:
-        print(f"gsm8k-grade: cannot read {name}: {error.strerror or error}", file=sys.stderr)
+        say("gsm8k-grade", f"cannot read {name}: {error.strerror or error}")
         return EXIT_USAGE
     lookup = TargetLookup(args.dataset, args.split)
     # Counts and the first failures only: memory stays flat however many lines the file has.
@@ -363,16 +204,21 @@ def main(argv: Sequence[str] | None = None, stdin: IO[bytes] | None = None) -> i
     if lookup.error:
         # Named as the user gave it: an option they passed, or the default they did not choose.
         place = "--dataset" if args.dataset else "the default dataset (no --dataset given)"
-        print(f"gsm8k-grade: {place}: {lookup.error}", file=sys.stderr)
+        say("gsm8k-grade", f"{place}: {lookup.error}")
     for failure in failed:
-        print(f"gsm8k-grade: {name}:{failure.line}: {failure.error}", file=sys.stderr)
+        say("gsm8k-grade", f"{name}:{failure.line}: {failure.error}")
     if failures > MAX_ERRORS_SHOWN:
         print(
             f"gsm8k-grade: … and {failures - MAX_ERRORS_SHOWN} more lines with an 'error' "
             "field in the output",
             file=sys.stderr,
         )
-    print(summary(tally, failures), file=sys.stderr)
+    if tally.total == 0 and failures == 0:  # standard input that held nothing
+        say("gsm8k-grade", f"{name}: empty, no completions to grade; {imports.FORMATS_READ}")
+        return EXIT_USAGE
+    if tally.total == 0 and all(f.error.startswith(NOT_JSON) for f in failed):
+        say("gsm8k-grade", f"{name}: no line is JSON; {imports.FORMATS_READ}")
+    print(printable(summary(tally, failures)), file=sys.stderr)
     return EXIT_SOME_FAILED if failures else EXIT_ALL_GRADED
 
 
@@ -384,7 +230,7 @@ def regrade_file(path: Path, format: str, original: str | None) -> int:
     try:
         imported = imports.read(path, format, original)
     except (OSError, ValueError) as error:
-        print(f"gsm8k-grade: {error}", file=sys.stderr)
+        say("gsm8k-grade", f"{error}")
         return EXIT_USAGE
     problems = list(imported.problems)
     regraded: list[Regraded] = []
@@ -398,11 +244,11 @@ def regrade_file(path: Path, format: str, original: str | None) -> int:
     for problem in problems:
         sys.stdout.write(json.dumps(problem.__dict__) + "\n")
     for problem in problems[:MAX_ERRORS_SHOWN]:
-        print(f"gsm8k-grade: {path}: {problem.place}: {problem.error}", file=sys.stderr)
+        say("gsm8k-grade", f"{path}: {problem.place}: {problem.error}")
     print(summary([r.graded for r in regraded], len(problems)), file=sys.stderr)
     if regraded:
         for line in describe(headline(regraded), imported.original):
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
     return EXIT_SOME_FAILED if problems or not regraded else EXIT_ALL_GRADED
 
 

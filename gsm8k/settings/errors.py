@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from inspect_ai._util.error import PrerequisiteError
+from inspect_ai.util import display_type
+
+from gsm8k.grading.printable import printable
 
 
 class TaskInputError(PrerequisiteError, ValueError):
@@ -19,10 +23,27 @@ class TaskInputError(PrerequisiteError, ValueError):
 @contextmanager
 def one_line_errors() -> Iterator[None]:
     """Re-raise a ``ValueError`` raised inside (a bad parameter, a malformed data line) as a
-    :class:`TaskInputError` with the same message."""
+    :class:`TaskInputError` with the same message, its control characters escaped (it names
+    files and values the user did not write).
+
+    Under ``INSPECT_DISPLAY=none`` Inspect prints nothing of an error raised while a task is
+    built and only exits 1: the message is then written to stderr here, so it reaches the user
+    under every display.
+    """
     try:
         yield
-    except PrerequisiteError:
-        raise
+    except PrerequisiteError as error:
+        message = printable(str(error))
+        _show_where_inspect_will_not(message)
+        if message == str(error):
+            raise
+        raise TaskInputError(message) from error
     except ValueError as error:
-        raise TaskInputError(str(error)) from error
+        message = printable(str(error))
+        _show_where_inspect_will_not(message)
+        raise TaskInputError(message) from error
+
+
+def _show_where_inspect_will_not(message: str) -> None:
+    if display_type() == "none":
+        print(f"error: {printable(message)}", file=sys.stderr, flush=True)

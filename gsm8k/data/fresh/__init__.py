@@ -5,7 +5,7 @@ questions as templates; this package reads them from a local copy (they are CC B
 never shipped here), interprets their small language with its own safe evaluator, and draws
 seeded instances:
 
-    templates = load_templates("../shared/data/gsm-symbolic/templates/symbolic")
+    templates = load_templates("ml-gsm-symbolic/templates/symbolic")  # a clone
     instance = instantiate(templates[0], random.Random(1))
     samples = fresh_samples(folder, seed=1, per_template=5)   # originals + fresh, paired
     results = self_check(templates)                            # defaults → the originals?
@@ -15,7 +15,6 @@ and the templates that do not reproduce their originals.
 """
 
 from gsm8k.data.fresh.check import CheckResult, check_template, self_check
-from gsm8k.data.fresh.evaluator import DrawError, ExpressionError, Labelled
 from gsm8k.data.fresh.instances import (
     MAX_TRIES,
     Instance,
@@ -23,7 +22,6 @@ from gsm8k.data.fresh.instances import (
     from_json,
     instance_rng,
     instantiate,
-    render_question,
     to_json,
 )
 from gsm8k.data.fresh.samples import (
@@ -39,6 +37,8 @@ from gsm8k.data.fresh.samples import (
     validate_fresh_arguments,
 )
 from gsm8k.data.fresh.templates import Template, TemplateError, load_template, load_templates
+from gsm8k.data.fresh.values import DrawError, ExpressionError, Labelled
+from gsm8k.data.fresh.writing import render_question
 
 __all__ = [
     "DEFAULT_FRESH_SEED",

@@ -21,25 +21,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from gsm8k.data.fresh.evaluator import (
-    DrawError,
-    Expression,
-    Labelled,
-    Value,
-    as_number,
-    call_argument,
-    top_call,
-    truth,
-)
-from gsm8k.data.fresh.instances import (
-    base_environment,
+from gsm8k.data.fresh.expressions import Expression, call_argument, top_call
+from gsm8k.data.fresh.instances import base_environment
+from gsm8k.data.fresh.quantities import parse_quantity
+from gsm8k.data.fresh.templates import Template, load_templates
+from gsm8k.data.fresh.values import DrawError, Labelled, Value, as_number, truth
+from gsm8k.data.fresh.writing import (
     final_number,
     render_defaults,
     render_question,
     render_solution,
 )
-from gsm8k.data.fresh.quantities import parse_quantity
-from gsm8k.data.fresh.templates import Template, load_templates
+from gsm8k.data.fresh.writing import solution_answer as stated_answer
 
 MAX_COMBINATIONS = 200_000
 """Most value combinations tried when solving for variables the question does not show."""
@@ -240,11 +233,15 @@ def check_template(template: Template, gsm8k_question: str | None = None) -> Che
     rng = random.Random(0)
     question_matches = False
     if not notes and set(values) >= {slot.name for slot in template.slots}:
-        written = render_question(template, values)
-        question_matches = written == template.original_question.strip()
-        if not question_matches:
-            reasons.extend(_two_defaults(template))
-            reasons.append(_difference(written, template.original_question.strip()))
+        try:
+            written = render_question(template, values)
+        except DrawError as error:
+            reasons.append(f"the question cannot be written: {error}")
+        else:
+            question_matches = written == template.original_question.strip()
+            if not question_matches:
+                reasons.extend(_two_defaults(template))
+                reasons.append(_difference(written, template.original_question.strip()))
     text_matches = render_defaults(template) == template.original_question.strip()
     answer: int | Fraction | None = None
     try:
@@ -254,7 +251,7 @@ def check_template(template: Template, gsm8k_question: str | None = None) -> Che
     if answer is not None and answer != gold:
         reasons.append(f"#answer gives {answer}, the gold answer is {gold}")
     try:
-        solution_answer = final_number(render_solution(template, env))
+        solution_answer = stated_answer(render_solution(template, env))
     except DrawError:
         solution_answer = None
     failed = []

@@ -1,6 +1,6 @@
 """``gsm8k-fresh``: check the template interpreter against GSM8K, or print fresh questions.
 
-    gsm8k-fresh --templates ../shared/data/gsm-symbolic/templates/symbolic
+    gsm8k-fresh --templates ml-gsm-symbolic/templates/symbolic   # a clone of apple/ml-gsm-symbolic
     gsm8k-fresh --json check.json          # templates from $GSM_SYMBOLIC_TEMPLATES
     gsm8k-fresh --draw --seed 7 --per-template 2 --template 0042
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from gsm8k.data.fresh.samples import (
     validate_fresh_arguments,
 )
 from gsm8k.data.fresh.templates import TemplateError, load_templates
+from gsm8k.grading.printable import printable, say
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         validate_fresh_arguments(args.seed, args.per_template)
         return _draw(folder, args.seed, args.per_template, args.template)
     except (TemplateError, ValueError) as error:
-        print(f"gsm8k-fresh: {error}", file=sys.stderr)
+        say("gsm8k-fresh", f"{error}")
         return 2
 
 
@@ -64,7 +64,7 @@ def _check(folder: Path, json_path: str | None, with_gsm8k: bool) -> int:
     templates = load_templates(folder)
     questions = _gsm8k_questions() if with_gsm8k else None
     results = self_check(templates, questions)
-    print(report(results, str(folder), questions is not None))
+    print(printable(report(results, str(folder), questions is not None), lines=True))
     if json_path:
         with open(json_path, "w", encoding="utf-8") as handle:
             json.dump([result_json(r) for r in results], handle, indent=2)
@@ -78,7 +78,7 @@ def _gsm8k_questions() -> list[str] | None:
     try:
         return gsm8k_test_questions("gsm-symbolic-fresh")
     except Exception as error:  # no GSM8K copy and no hub: the check runs without it
-        print(f"(GSM8K's test split is not available, not compared: {error})", file=sys.stderr)
+        say("gsm8k-fresh", f"GSM8K's test split is not available, not compared: {error}")
         return None
 
 
@@ -140,21 +140,30 @@ def result_json(result: CheckResult) -> dict[str, Any]:
 
 
 def _draw(folder: Path, seed: int, per_template: int, only: list[str] | None) -> int:
-    for template in load_templates(folder):
+    """Exit 0 when a question was drawn, 1 when every template asked for was skipped."""
+    drawn = 0
+    templates = load_templates(folder)
+    missing = sorted(set(only or ()) - {template.name for template in templates})
+    if missing:
+        say("gsm8k-fresh", f"--template {', '.join(missing)}: no such template in {folder}")
+        return 2
+    for template in templates:
         if only and template.name not in only:
             continue
         try:
             samples = fresh_instances(template, seed, per_template)
         except InstantiationError as error:
-            print(f"skipped: {error}", file=sys.stderr)
+            say("gsm8k-fresh", f"skipped: {error}")
             continue
+        drawn += len(samples)
         for sample in samples:
             metadata = sample.metadata or {}
-            print(f"## {sample.id} (template {template.name})\n")
-            print(sample.input)
+            bindings = json.dumps(metadata.get("bindings"), ensure_ascii=False)
+            print(printable(f"## {sample.id} (template {template.name})\n", lines=True))
+            print(printable(sample.input, lines=True))
             print(f"\nanswer: {sample.target}")
-            print(f"bindings: {json.dumps(metadata.get('bindings'), ensure_ascii=False)}\n")
-    return 0
+            print(printable(f"bindings: {bindings}\n", lines=True))
+    return 0 if drawn else 1
 
 
 if __name__ == "__main__":

@@ -17,20 +17,24 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from gsm8k.data.fresh.evaluator import (
+from gsm8k.data.fresh.expressions import Expression, top_call
+from gsm8k.data.fresh.templates import Condition, Template, TemplateError
+from gsm8k.data.fresh.values import (
     Budget,
     DrawError,
-    Expression,
     Labelled,
     Value,
     WorkExceeded,
     as_number,
-    top_call,
     truth,
 )
-from gsm8k.data.fresh.quantities import solution_text, write_number, write_value
-from gsm8k.data.fresh.templates import SLOT, Condition, Template, TemplateError
 from gsm8k.data.fresh.vocabulary import VOCABULARIES, vocabulary
+from gsm8k.data.fresh.writing import (
+    final_number,
+    render_question,
+    render_solution,
+    solution_answer,
+)
 
 MAX_TRIES = 200_000
 """Draws tried for one instance before the template is declared impossible to instantiate.
@@ -102,6 +106,10 @@ class Drawer:
                     raise TemplateError(
                         f"{self.template.where(statement.line)}: {error}."
                     ) from error
+                except WorkExceeded as error:  # skipped and listed, as when drawing
+                    raise InstantiationError(
+                        f"template {self.template.path.name}: {error}."
+                    ) from error
         for condition in self.template.conditions:
             # -1: it reads no variable, and is checked before anything is drawn
             ready = max((bound_at.get(n, -1) for n in condition.expression.names), default=-1)
@@ -164,11 +172,11 @@ class Drawer:
                         f"condition but none has a usable answer ({late.most_common(1)[0][0]})."
                     )
                 continue
-            answer, solution = verdict
+            answer, solution, question = verdict
             return Instance(
                 template=self.template.name,
                 original_index=self.template.original_index,
-                question=render_question(self.template, values),
+                question=question,
                 answer=answer,
                 solution=solution,
                 bindings=to_json(values),
@@ -218,9 +226,11 @@ def _bind(
 
 def finish(
     template: Template, env: dict[str, Value], budget: Budget | None = None
-) -> tuple[int, str] | str:
-    """The answer and worked solution once the conditions hold, or why the draw is rejected:
-    an answer that is not a whole number, or a solution whose final line says otherwise."""
+) -> tuple[int, str, str] | str:
+    """The answer, worked solution and question once the conditions hold, or why the draw is
+    rejected: an answer that is not a whole number, a solution whose own final number says
+    otherwise (or that states none to check against), a question or solution past
+    :data:`MAX_RENDERED` characters."""
     try:
         answer = as_number(template.answer.evaluate(env, random.Random(0), budget))
     except DrawError as error:
@@ -229,90 +239,19 @@ def finish(
         return "#answer is not a whole number"
     try:
         solution = render_solution(template, env, budget)
+        question = render_question(template, env)
     except DrawError as error:
         return f"solution: {error}"
-    final = final_number(solution)
-    if final is not None and final != answer:
-        return "the solution's #### line differs from #answer"
-    return answer, solution
-
-
-def final_number(solution: str) -> int | Fraction | None:
-    """The number after the solution's last ``####``, if it is one."""
-    if "####" not in solution:
-        return None
-    text = solution.rsplit("####", 1)[1].strip().replace(",", "")
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        return None
-    return value.numerator if value.denominator == 1 else value
-
-
-def render_question(template: Template, values: dict[str, Value]) -> str:
-    """The question with each slot written from its variable, in its default's style.
-
-    Three rules keep the English right whatever was drawn: a value that starts a sentence
-    starts with a capital, ``a``/``an`` before a slot agrees with the value written, and a number
-    right after a currency symbol is written in digits (``$50``, not ``$fifty``).
-    """
-    out: list[str] = []
-    position = 0
-    for match in SLOT.finditer(template.text):
-        before = template.text[position : match.start()]
-        out.append(before)
-        written = "".join(out)
-        default = match.group(2)
-        value = values[match.group(1)]
-        if written[-1:] in CURRENCY_SIGNS and not isinstance(value, (str, Labelled)):
-            text = write_number(as_number(value), default, words=False)
-        else:
-            text = write_value(value, default)
-        if _starts_sentence(written):
-            text = text[:1].upper() + text[1:]
-        out[-1] = _agree_article(before, text)
-        out.append(text)
-        position = match.end()
-    out.append(template.text[position:])
-    return "".join(out).strip()
-
-
-CURRENCY_SIGNS = "$€£¥"
-_ARTICLE = re.compile(r"(^|[^\w])([Aa]n?) $")
-_SOUNDS_VOWEL = re.compile(r"(?i)^(?:[aeio]|u(?!ni|s[eu]|ro)|hour|honest|heir|8|1[18](?!\d))")
-
-
-def _starts_sentence(written: str) -> bool:
-    stripped = written.rstrip(" ")
-    return not stripped or (stripped[-1] in ".?!\n" and written != stripped)
-
-
-def _agree_article(before: str, text: str) -> str:
-    """``a`` / ``an`` right before a slot, chosen by the sound the written value starts with."""
-    match = _ARTICLE.search(before)
-    if match is None or not text[:1].isalnum():
-        return before
-    article = match.group(2)
-    wanted = "an" if _SOUNDS_VOWEL.match(text) else "a"
-    if article[0].isupper():
-        wanted = wanted.capitalize()
-    return before[: match.start(2)] + wanted + " "
-
-
-def render_defaults(template: Template) -> str:
-    """The question with every slot at its default text."""
-    return SLOT.sub(lambda m: m.group(2).strip(), template.text).strip()
-
-
-def render_solution(template: Template, env: dict[str, Value], budget: Budget | None = None) -> str:
-    """The worked solution with each ``{expression}`` evaluated."""
-    pieces = re.split(r"\{[^{}]*\}", template.solution)
-    rng = random.Random(0)
-    out = [pieces[0]]
-    for part, text in zip(template.solution_parts, pieces[1:], strict=True):
-        out.append(solution_text(part.evaluate(env, rng, budget)))
-        out.append(text)
-    return "".join(out).strip()
+    # Without "#### N" the answer is checked against the solution's own last computation: a
+    # wrong #answer formula never reaches a question's target.
+    stated = solution_answer(solution)
+    if stated is None:
+        return "the solution has no #### line and no number to check #answer against"
+    if stated != answer:
+        if final_number(solution) is not None:
+            return "the solution's #### line differs from #answer"
+        return "the solution's last computation (it has no #### line) differs from #answer"
+    return answer, solution, question
 
 
 def instance_rng(seed: int, template: str, instance: int) -> random.Random:

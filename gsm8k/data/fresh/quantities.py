@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from gsm8k.data.fresh.evaluator import Labelled, Number, Value, as_number
+from gsm8k.data.fresh.values import Labelled, Number, Value, as_number
 
 UNITS = [
     "zero",

@@ -23,7 +23,12 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from gsm8k.data.fresh.instances import Drawer, InstantiationError, instance_rng
-from gsm8k.data.fresh.templates import Template, load_templates
+from gsm8k.data.fresh.templates import (
+    MAX_TEMPLATE_BYTES,
+    Template,
+    TemplateError,
+    load_templates,
+)
 from gsm8k.data.splits import GOLD_DELIMITER, LoadedSplit, from_start_directory
 from gsm8k.grading.numbers import normalize, parse_gold
 
@@ -155,6 +160,7 @@ def fresh_set(
     per_template: int = DEFAULT_PER_TEMPLATE,
     include_originals: bool = True,
     gsm8k_records: Callable[[], Sequence[dict[str, Any]]] | None = None,
+    reader: str = FRESH_SOURCE,
 ) -> FreshSet:
     """Draw ``per_template`` fresh instances of every template in ``folder``.
 
@@ -165,6 +171,8 @@ def fresh_set(
         include_originals: Add each template's GSM8K original.
         gsm8k_records: Returns GSM8K's test records in order (default: the test split of the
             default GSM8K source, as ``dataset=gsm8k`` reads it).
+        reader: What draws them, as the warning about a skipped template names it
+            (``gsm-symbolic-fresh``, or the memorization probe).
 
     Raises:
         TemplateError: a template is malformed (file and line named).
@@ -183,11 +191,16 @@ def fresh_set(
             fresh = fresh_instances(template, seed, per_template)
         except InstantiationError as error:
             skipped[template.name] = str(error)
-            logger.warning("%s: skipped: %s", FRESH_SOURCE, error)
+            logger.warning("%s: skipped: %s", reader, error)
             continue
         if include_originals:
             samples.append(original_sample(template, records))
         samples.extend(fresh)
+    if not samples and skipped:
+        first, why = next(iter(skipped.items()))
+        raise TemplateError(
+            f"every template in {path} was skipped, nothing to evaluate ({first}: {why})"
+        )
     return FreshSet(
         samples=samples,
         folder=path.resolve(),
@@ -293,7 +306,8 @@ def templates_checksum(templates: Sequence[Template]) -> str:
     digest = hashlib.sha256()
     for template in templates:
         digest.update(template.path.name.encode())
-        digest.update(template.path.read_bytes())
+        with template.path.open("rb") as handle:  # as bounded as when it was read
+            digest.update(handle.read(MAX_TEMPLATE_BYTES + 1))
     return digest.hexdigest()
 
 

@@ -22,14 +22,20 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
-from gsm8k.data.fresh.evaluator import Expression, ExpressionError, compile_expression
+from gsm8k.data.fresh.expressions import Expression, compile_expression
+from gsm8k.data.fresh.values import ExpressionError
 from gsm8k.data.fresh.vocabulary import VOCABULARIES
 
 TEMPLATE_FIELDS = ("question", "answer", "id_orig", "question_annotated", "answer_annotated")
 MAX_TEMPLATE_BYTES = 1_000_000
 """A template file larger than this is refused unread (the real ones are under 10 kB)."""
+MAX_TEMPLATES = 1_000
+"""A folder with more ``*.json`` files than this is refused before any is read (GSM-Symbolic's
+``symbolic/`` holds 100): together with :data:`MAX_TEMPLATE_BYTES` this bounds what a folder
+costs to read."""
 
 SLOT = re.compile(r"\{\s*([A-Za-z_]\w*)\s*,([^{}]*)\}")
 _STATEMENT = re.compile(r"^\s*(\$?[A-Za-z_]\w*(?:\s*,\s*\$?[A-Za-z_]\w*)*)\s*=(?!=)(.*)$")
@@ -111,11 +117,17 @@ def load_templates(folder: str | Path) -> list[Template]:
             f"templates folder {path} does not exist: pass -T templates=PATH or set "
             "GSM_SYMBOLIC_TEMPLATES to a copy of apple/ml-gsm-symbolic's templates/symbolic."
         )
-    files = sorted(path.glob("*.json"))
+    # Listed no further than one past the bound: a folder of millions of files is refused fast.
+    files = sorted(islice(path.glob("*.json"), MAX_TEMPLATES + 1))
     if not files:
         raise TemplateError(
             f"templates folder {path} holds no *.json templates (expected apple/ml-gsm-symbolic's "
             "templates/symbolic, 0000.json ... 0099.json)."
+        )
+    if len(files) > MAX_TEMPLATES:
+        raise TemplateError(
+            f"templates folder {path} holds more than {MAX_TEMPLATES:,} *.json files; point it at "
+            "a copy of apple/ml-gsm-symbolic's templates/symbolic (100 files)."
         )
     templates = [load_template(file) for file in files]
     first: dict[int, str] = {}
@@ -136,18 +148,29 @@ def load_template(path: Path) -> Template:
     Raises:
         TemplateError: naming the file, and the line of ``question_annotated`` where the fault is.
     """
-    if not path.is_file():  # a FIFO or device would block or never end
-        raise TemplateError(f"{path.name}: not a regular file.")
-    if path.stat().st_size > MAX_TEMPLATE_BYTES:
-        raise TemplateError(f"{path.name}: larger than {MAX_TEMPLATE_BYTES} bytes; not a template.")
+    name = path.name
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
+        if not path.is_file():  # a FIFO or device would block or never end
+            raise TemplateError(f"{name}: not a regular file.")
+        # Read no more than the bound whatever the size says: files under /proc claim 0 bytes.
+        with path.open("rb") as handle:
+            data = handle.read(MAX_TEMPLATE_BYTES + 1)
+    except OSError as error:
         raise TemplateError(
-            f"{path.name}: line {error.lineno}: not valid JSON ({error.msg})."
+            f"{name}: cannot be read ({error.strerror or type(error).__name__}); "
+            "a template is a JSON file of apple/ml-gsm-symbolic's templates/symbolic."
         ) from error
+    if len(data) > MAX_TEMPLATE_BYTES:
+        raise TemplateError(f"{name}: larger than {MAX_TEMPLATE_BYTES} bytes; not a template.")
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except json.JSONDecodeError as error:
+        message = f"{name}: line {error.lineno}: not valid JSON ({error.msg})."
+        raise TemplateError(message) from error
     except UnicodeDecodeError as error:
-        raise TemplateError(f"{path.name}: not UTF-8 text.") from error
+        raise TemplateError(f"{name}: not UTF-8 text.") from error
+    except RecursionError as error:  # brackets nested thousands deep
+        raise TemplateError(f"{name}: JSON nested too deeply; not a template.") from error
     if not isinstance(record, dict):
         raise TemplateError(
             f"{path.name}: expected a JSON object with {', '.join(TEMPLATE_FIELDS)}."

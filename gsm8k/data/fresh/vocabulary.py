@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from gsm8k.data.fresh.evaluator import Labelled, Value
+from gsm8k.data.fresh.values import Labelled, Value
 
 NAMES_FEMALE = [
     "Amara",

@@ -42,6 +42,49 @@ def detect(path: Path) -> str:
     return "jsonl"
 
 
+FORMATS_READ = (
+    'gsm8k-grade reads JSON lines (one {"id": 17, "completion": "...", "target": "42"} a line), '
+    "an lm-eval --log_samples file (samples_<task>_<date>.jsonl) or an Inspect log (.eval, .json)"
+)
+"""The formats, named in one line where a file is in none of them."""
+SEPARATED_SUFFIXES = (".csv", ".tsv")
+
+
+def not_lines(path: Path) -> str | None:
+    """Why a file cannot be graded at all, in one line naming the formats read: it is empty, or
+    it is a table (comma- or tab-separated values) rather than JSON lines. ``None`` otherwise,
+    and for what cannot be opened here (the reader then says why)."""
+    if path.suffix in inspect_log.SUFFIXES:
+        return None
+    try:
+        if not path.is_file():
+            return None
+        with path.open("rb") as stream:
+            first = stream.readline(64 * 1024)
+            if not first:
+                return f"{path}: empty, no completions to grade; {FORMATS_READ}"
+    except OSError:
+        return None
+    start = first.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    table = path.suffix.lower() in SEPARATED_SUFFIXES or (
+        start not in (b"{", b"[", b"") and (b"," in first or b"\t" in first)
+    )
+    if table and detect(path) == "jsonl" and not _any_json(path):
+        return f"{path}: comma- or tab-separated values, not JSON lines; {FORMATS_READ}"
+    return None
+
+
+def _any_json(path: Path) -> bool:
+    """Whether one of the first :data:`DETECT_LINES` lines parses as JSON."""
+    with path.open("rb") as stream:
+        for index, line in enumerate(read_lines(stream)):
+            if parse_line(line)[1] is None:
+                return True
+            if index + 1 >= DETECT_LINES:
+                break
+    return False
+
+
 COMPRESSED = {
     b"\x1f\x8b": ("gzip", "gunzip -c"),
     b"\x28\xb5\x2f\xfd": ("zstd", "zstd -dc"),
