@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from gsm8k.metrics.keys import MATCH
 from gsm8k.task import gsm8k
 from tests.preset_support import (
     REPLY,
@@ -38,8 +39,8 @@ from tests.preset_support import (
 )
 from tests.scripted import run_eval, scripted_model
 
-pytest.importorskip("lm_eval")
-pytest.importorskip("inspect_evals")
+pytest.importorskip("lm_eval", reason="lm-eval comes with the bench extra")
+pytest.importorskip("inspect_evals", reason="inspect-evals comes with the bench extra")
 
 ITEMS = 25
 REPLAYED = 60
@@ -159,7 +160,9 @@ def test_inspect_evals_rule_equals_inspect_evals_on_the_same_completions(
     ours = run_eval(task, model, limit=REPLAYED)
     theirs = _inspect_evals_log(real_data_dir, tmp_path, model)
     by_question = {s.input: float(s.scores["match"].value == "C") for s in theirs.samples}
-    mine = {s.input: float(s.scores["match"].value == "C") for s in ours.samples}
+    # The rule's verdict is the `match` value inside the grader's score (one scorer entry).
+    mine = {s.input: float(s.scores["gsm8k_grader"].value[MATCH]) for s in ours.samples}
+    assert set(ours.samples[0].scores) == {"gsm8k_grader"}
     assert mine == by_question
     assert 0 < sum(mine.values()) < REPLAYED
 
