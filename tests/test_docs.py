@@ -212,7 +212,7 @@ def test_the_readme_test_commands_are_the_ones_ci_runs() -> None:
     commands = [block.strip() for block in _bash_blocks(README)]
     fast = next(line for line in ci if line.startswith("python3 -m venv"))
     assert fast in commands, "README's test command and .ci/run's fast tier differ"
-    slow = next(line for line in ci if '-m "slow or local_model"' in line).split(" ||")[0]
+    slow = next(line for line in ci if '-m "slow or local_model' in line).split(" ||")[0]
     assert any(command.endswith(slow) for command in commands), "the slow tier differs"
 
 

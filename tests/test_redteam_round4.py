@@ -287,12 +287,15 @@ def _flood(name: str, size: int) -> str:
 
 
 def _seconds(text: str, truncated: bool) -> float:
-    best = float("inf")
-    for _ in range(3):  # the best of three: the machine may be shared
-        started = time.process_time()
-        grade(text, "18", question=QUESTION * 100, truncated=truncated)
-        best = min(best, time.process_time() - started)
-    return best
+    started = time.process_time()
+    grade(text, "18", question=QUESTION * 100, truncated=truncated)
+    return time.process_time() - started
+
+
+def _linear(small: float, large: float) -> bool:
+    # 4x the text: linear is 4x the time. Allow noise, not a square (16x). Each takes well under
+    # a second on an idle core; the absolute bound only catches a blow-up on a busy machine.
+    return large < 10.0 and large < max(8 * small, 0.25)
 
 
 @pytest.mark.slow
@@ -303,8 +306,13 @@ def test_floods_grade_in_linear_time(name: str, truncated: bool) -> None:
         _seconds(_flood(name, 100_000), truncated),
         _seconds(_flood(name, 400_000), truncated),
     )
-    # 4x the text: linear is 4x the time. Allow noise, not a square (16x). Each takes well under
-    # a second on an idle core; the absolute bound only catches a blow-up on a busy machine.
+    # CPU time, measured again (up to three times in all) only when a pair looks non-linear: a
+    # shared machine's cache and frequency noise can inflate one measure, never hide a square.
+    for _ in range(2):
+        if _linear(small, large):
+            break
+        small = min(small, _seconds(_flood(name, 100_000), truncated))
+        large = min(large, _seconds(_flood(name, 400_000), truncated))
     assert large < 10.0, f"{large:.2f} s for 400 kB"
     assert large < max(8 * small, 0.25), f"{small:.3f} s -> {large:.3f} s"
 
