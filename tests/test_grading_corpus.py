@@ -177,6 +177,7 @@ def test_inspect_match_is_run_as_inspect_runs_it(completion: str, accepted: bool
     assert inspect_match()(completion, "1450000") is accepted
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize(
     ("completion", "accepted"),
     [

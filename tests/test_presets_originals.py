@@ -11,8 +11,8 @@ Then a scripted run per preset: real completions (``../completions`` beside ``GS
 are replayed through the task, and the log's original-rule score must equal, item by item, what
 the original harness scores on the same completions.
 
-Needs ``GSM8K_DATA_DIR``, lm-eval and inspect-evals; skips cleanly without them. The prompt checks
-run in the fast tier, the scripted runs (60 samples each) in the slow one.
+Needs ``GSM8K_DATA_DIR``, lm-eval and inspect-evals; skips cleanly without them. Marked ``bench``:
+deselected by default, run with the slow tier where the extra is installed.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from tests.preset_support import (
 )
 from tests.scripted import run_eval, scripted_model
 
+pytestmark = pytest.mark.bench
 pytest.importorskip("lm_eval", reason="lm-eval comes with the bench extra")
 pytest.importorskip("inspect_evals", reason="inspect-evals comes with the bench extra")
 
@@ -105,9 +106,6 @@ def test_simple_evals_prompts_every_language(
 
 # --- scripted runs: the original-rule score equals the original's on the same completions ----
 
-# Each runs 60 samples through the task and the original (15-50 s on 2 busy cores): slow tier.
-replayed = pytest.mark.slow
-
 
 def _completions(real_data_dir: Path) -> list[str]:
     """One real completion for each of the first REPLAYED test items, cycling through the
@@ -138,7 +136,6 @@ def _per_sample(log: Any, scorer: str) -> list[float]:
     return [float(sample.scores[scorer].value) for sample in samples]
 
 
-@replayed
 @pytest.mark.parametrize(
     "preset", ["lm-eval-gsm8k", "lm-eval-gsm8k-cot", "lm-eval-gsm8k-cot-zeroshot"]
 )
@@ -155,7 +152,6 @@ def test_lm_eval_rule_equals_lm_eval_on_the_same_completions(
     assert 0 < sum(theirs["flexible-extract"]) < REPLAYED  # the replay has right and wrong
 
 
-@replayed
 def test_inspect_evals_rule_equals_inspect_evals_on_the_same_completions(
     real_data_dir: Path, tmp_path: Path
 ) -> None:
@@ -202,7 +198,6 @@ def _inspect_evals_log(data_dir: Path, cache: Path, model: Any) -> Any:
     return run_eval(task, model, limit=REPLAYED)
 
 
-@replayed
 def test_kojima_rule_equals_their_code_on_the_same_completions(real_data_dir: Path) -> None:
     checkout = _checkout("KOJIMA_DIR")
     replies = _completions(real_data_dir)
@@ -223,7 +218,6 @@ def test_kojima_rule_equals_their_code_on_the_same_completions(real_data_dir: Pa
     assert _per_sample(log, "kojima_match") == theirs
 
 
-@replayed
 def test_simple_evals_rule_equals_their_code_on_the_same_completions(
     real_data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
