@@ -1,4 +1,5 @@
-"""The package's import graph: modules per folder, import circles, floors, and packages' edges.
+"""The package's import graph: modules per folder, import circles, floors, packages' edges, and
+the modules over the line limit.
 
     python -m benchmarks.import_graph            # this checkout
     python -m benchmarks.import_graph /tmp/old   # a folder holding another release's gsm8k/
@@ -18,6 +19,10 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "gsm8k"
+LINE_LIMIT = 400
+"""A module holds one job and fits on a screen or two; longer ones split along their seam."""
+HELPER_FOLDERS = ("benchmarks", "tests")
+"""Besides the package, their modules count, test files (``test_*.py``, tables of cases) aside."""
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -46,6 +51,19 @@ def collect(root: Path) -> dict[str, set[str]]:
                 if resolved and resolved != name and resolved.startswith(PACKAGE + "."):
                     graph[name].add(resolved)
     return graph
+
+
+def long_modules(root: Path, limit: int = LINE_LIMIT) -> dict[str, int]:
+    """Modules of the package, the benchmarks and the tests' helpers over ``limit`` lines, by
+    path relative to ``root``."""
+    files = [*(root / PACKAGE).rglob("*.py")]
+    for folder in HELPER_FOLDERS:
+        files += [f for f in (root / folder).rglob("*.py") if not f.name.startswith("test_")]
+    lengths = {
+        path.relative_to(root).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted(files)
+    }
+    return {path: lines for path, lines in lengths.items() if lines > limit}
 
 
 def _resolve(target: str, modules: dict[str, Path]) -> str | None:
@@ -162,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     print("modules per folder: " + ", ".join(f"{f} {n}" for f, n in sorted(per_folder.items())))
     found = circles(graph)
     print(f"circles: {len(found)}" + "".join(f"\n  {' <-> '.join(c)}" for c in found))
+    long = long_modules(args.root)
+    shown = ", ".join(f"{path} {lines}" for path, lines in long.items()) or "none"
+    print(f"modules over {LINE_LIMIT} lines: {shown}")
     edges: dict[tuple[str, str], int] = defaultdict(int)
     for module, targets in graph.items():
         for target in targets:

@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.grading_agreement import Row, default_completions, load_completions, run_grader
+from benchmarks.grading_agreement import run_grader
+from benchmarks.labelled_completions import Row, default_completions, load_completions
 from benchmarks.peer_graders import inspect_match, lm_eval_flexible_extract
 from gsm8k.compare.stats import paired_interval, wilson_interval
-from gsm8k.data.splits import DATA_DIR_ENV
+from gsm8k.data.bundled import DATA_DIR_ENV
 from gsm8k.grading.verdict import grade
 
 COMPLETIONS_ENV = "GSM8K_COMPLETIONS_DIR"

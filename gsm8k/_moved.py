@@ -1,8 +1,9 @@
 """Old module paths, from before the package was split into subsystems, still import.
 
 ``import gsm8k.numbers`` (or ``from gsm8k.scorer import gsm8k_grader``) gives the module at its
-new place, the same object, with a ``DeprecationWarning`` naming the new path, so code and
-notebooks written against earlier releases keep working while they move.
+new place, the same object, with a ``DeprecationWarning`` naming the new path and the release
+that drops the old one (:data:`REMOVED_IN`), so code and notebooks written against earlier
+releases keep working while they move.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ import sys
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
+
+REMOVED_IN = "2.0.0"
+"""The release without the old paths: removing an import path breaks callers, so it waits for
+the next major version."""
 
 MOVED = {
     "gsm8k.numbers": "gsm8k.grading.numbers",
@@ -54,8 +59,11 @@ class _Alias(importlib.abc.Loader):
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         warnings.warn(
-            f"{spec.name} moved to {self.new}; import it from there.",
+            f"{spec.name} moved to {self.new}; import it from there "
+            f"(the old path is removed in {REMOVED_IN}).",
             DeprecationWarning,
+            # Past this loader to the importing line (the import machinery's frames are
+            # skipped): attributed to a script's __main__, Python's default filters show it.
             stacklevel=2,
         )
         module = importlib.import_module(self.new)

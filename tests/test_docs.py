@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from gsm8k.contamination.memorization import MEMORIZATION_PARAMETERS
+from gsm8k.data.catalog import HUB_DATASETS
 from gsm8k.data.family.sources import VARIANTS
-from gsm8k.data.splits import HUB_DATASETS
 from gsm8k.task import TASK_PARAMETERS, gsm8k
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,9 @@ import pytest
 import yaml
 from inspect_ai._util.registry import registry_info
 
+from gsm8k.data.catalog import GSM8K_REVISION, HUB_DATASETS
 from gsm8k.data.family.sources import VARIANTS
-from gsm8k.data.splits import GSM8K_REVISION, HUB_DATASETS, load_split
+from gsm8k.data.splits import load_split
 from gsm8k.task import TASK_VERSION, gsm8k
 from tests.conftest import REAL_DATA_DIR
 

@@ -11,16 +11,18 @@ from typing import Any
 import pytest
 
 from benchmarks.grading_agreement import (
-    CORRECTIONS,
-    audited_labels,
     grader_verdicts,
-    load_completions,
-    load_corrections,
     match_verdicts,
     run_grader,
     tally,
-    unfinished,
     worse_than_match,
+)
+from benchmarks.labelled_completions import (
+    CORRECTIONS,
+    audited_labels,
+    load_completions,
+    load_corrections,
+    unfinished,
 )
 from benchmarks.peer_graders import gsm8k_grader, inspect_match, lm_eval_flexible_extract
 from tests.conftest import REAL_DATA_DIR
@@ -175,6 +177,7 @@ def test_inspect_match_is_run_as_inspect_runs_it(completion: str, accepted: bool
     assert inspect_match()(completion, "1450000") is accepted
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize(
     ("completion", "accepted"),
     [

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.build_reasoning_completions import BUILD_COMMAND, OUT
-from benchmarks.grading_agreement import REASONING, load_completions
+from benchmarks.labelled_completions import REASONING, load_completions
 from gsm8k.grading.delivery import LOOP_STATES_OTHER, TENTATIVE
 from gsm8k.grading.extract import NOT_A_NUMBER_BOXED, extract_answer
 from gsm8k.grading.sections import (

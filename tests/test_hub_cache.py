@@ -9,7 +9,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from gsm8k.data.bundled import bundled_location, gsm8k_test_record
-from gsm8k.data.splits import GSM8K_REVISION, load_split
+from gsm8k.data.catalog import GSM8K_REVISION
+from gsm8k.data.splits import load_split
 from gsm8k.task import gsm8k
 
 ROWS = {

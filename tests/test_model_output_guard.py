@@ -89,11 +89,13 @@ def test_an_empty_choices_list_is_a_scored_failure(
 def test_a_flood_of_tool_calls_ends_the_sample_without_running_them(
     mini_data: Path, tmp_path: Path, settings: dict[str, Any], tool: str, argument: dict[str, Any]
 ) -> None:
-    model = mock_model(_flood(10_000, tool, argument), "flood")
+    # 1,000 calls: 62 times the per-reply limit, and a flood that ran would leave tool messages;
+    # 10,000 checked nothing more and cost 1.3 s of CPU more per run (a 10x larger log).
+    model = mock_model(_flood(1_000, tool, argument), "flood")
     task = gsm8k(dataset=str(mini_data), fewshot=0, **settings)
     sample = _only_sample(run_eval(task, model, log_dir=str(tmp_path), limit=1))
     assert not [m for m in sample.messages if isinstance(m, ChatMessageTool)]
-    assert "10000 tool calls" in sample.metadata[GUARD_KEY]
+    assert "1000 tool calls" in sample.metadata[GUARD_KEY]
     # The text that came with the calls is still graded as the completion.
     assert sample.output.completion == "Let me check. ANSWER: 18"
 

@@ -11,7 +11,8 @@ Then a scripted run per preset: real completions (``../completions`` beside ``GS
 are replayed through the task, and the log's original-rule score must equal, item by item, what
 the original harness scores on the same completions.
 
-Needs ``GSM8K_DATA_DIR``, lm-eval and inspect-evals; skips cleanly without them.
+Needs ``GSM8K_DATA_DIR``, lm-eval and inspect-evals; skips cleanly without them. Marked ``bench``:
+deselected by default, run with the slow tier where the extra is installed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from gsm8k.metrics.keys import MATCH
 from gsm8k.task import gsm8k
 from tests.preset_support import (
     REPLY,
@@ -38,8 +40,9 @@ from tests.preset_support import (
 )
 from tests.scripted import run_eval, scripted_model
 
-pytest.importorskip("lm_eval")
-pytest.importorskip("inspect_evals")
+pytestmark = pytest.mark.bench
+pytest.importorskip("lm_eval", reason="lm-eval comes with the bench extra")
+pytest.importorskip("inspect_evals", reason="inspect-evals comes with the bench extra")
 
 ITEMS = 25
 REPLAYED = 60
@@ -159,7 +162,9 @@ def test_inspect_evals_rule_equals_inspect_evals_on_the_same_completions(
     ours = run_eval(task, model, limit=REPLAYED)
     theirs = _inspect_evals_log(real_data_dir, tmp_path, model)
     by_question = {s.input: float(s.scores["match"].value == "C") for s in theirs.samples}
-    mine = {s.input: float(s.scores["match"].value == "C") for s in ours.samples}
+    # The rule's verdict is the `match` value inside the grader's score (one scorer entry).
+    mine = {s.input: float(s.scores["gsm8k_grader"].value[MATCH]) for s in ours.samples}
+    assert set(ours.samples[0].scores) == {"gsm8k_grader"}
     assert mine == by_question
     assert 0 < sum(mine.values()) < REPLAYED
 

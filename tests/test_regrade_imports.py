@@ -274,6 +274,7 @@ def test_a_log_scored_by_this_grader_is_read_at_its_headline(
     assert [row["original_answer"] for row in carried] == [r.original_answer for r in recorded]
 
 
+@pytest.mark.bench
 def test_peer_flexible_extract_reproduces_the_real_lm_eval_verdicts() -> None:
     """benchmarks.peer_graders' lm-eval column gives the verdicts lm-eval itself recorded."""
     pytest.importorskip("lm_eval")

@@ -37,7 +37,8 @@ from inspect_ai.tool import ToolInfo
 from gsm8k.execution.isolation import unavailable_reason
 from gsm8k.execution.runner import ExecutionResult, Limits, run_program
 from gsm8k.task import gsm8k
-from tests.sandbox_attacks import ATTACKS, RESOURCE_ATTACKS, attack_program
+from tests.sandbox_attacks import ATTACKS, attack_program
+from tests.sandbox_resource_attacks import RESOURCE_ATTACKS
 from tests.scripted import last_user_text, mock_model, run_eval, scripted_model
 
 pytestmark = [

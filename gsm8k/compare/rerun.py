@@ -20,9 +20,10 @@ from typing import Any
 from inspect_ai.log import EvalLog
 
 import gsm8k
+from gsm8k.data.bundled import DATA_DIR_ENV
+from gsm8k.data.catalog import is_named_source
 from gsm8k.data.family.sources import FAMILY_DIR_ENV, is_variant
 from gsm8k.data.fresh.samples import FRESH_SOURCE, TEMPLATES_ENV
-from gsm8k.data.splits import DATA_DIR_ENV, is_named_source
 from gsm8k.settings.commands import (
     absolute_location,
     command_line,

@@ -20,9 +20,9 @@ from typing import Any
 from gsm8k.data.jsonl import parse_jsonl_lines
 
 BUNDLED_SOURCE = "gsm8k"
+"""The ``dataset`` name of the bundled copy (the default)."""
 DATA_DIR_ENV = "GSM8K_DATA_DIR"
 """A local copy of openai/grade-school-math's ``data/`` folder that replaces the bundled one."""
-"""The ``dataset`` name of the bundled copy (the default)."""
 BUNDLED_DIR = Path(__file__).parent / "grade_school_math"
 UPSTREAM_REPOSITORY = "openai/grade-school-math"
 UPSTREAM_COMMIT = "3101c7d5072418e28b9008a6636bde82a006892c"

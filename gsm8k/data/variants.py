@@ -15,6 +15,7 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from gsm8k.data.bundled import BUNDLED_SOURCE
+from gsm8k.data.catalog import HUB_GSM8K, default_source, is_named_source, resolve_path
 from gsm8k.data.family.samples import normalize_question, variant_samples
 from gsm8k.data.family.sources import VARIANTS, is_variant, load_variant
 from gsm8k.data.fresh.samples import (
@@ -25,15 +26,7 @@ from gsm8k.data.fresh.samples import (
     fresh_split,
 )
 from gsm8k.data.fresh.samples import fresh_options as fresh_options  # the task's import
-from gsm8k.data.splits import (
-    HUB_GSM8K,
-    DatasetUnavailableError,
-    LoadedSplit,
-    default_source,
-    is_named_source,
-    load_split,
-    resolve_path,
-)
+from gsm8k.data.splits import DatasetUnavailableError, LoadedSplit, load_split
 
 EVALUATION_SPLIT = "test"
 EXEMPLAR_SPLIT = "train"

@@ -13,19 +13,17 @@ from typing import Any
 
 from inspect_ai.dataset import Sample
 
-from gsm8k.data.bundled import BUNDLED_SOURCE
-from gsm8k.data.family.samples import normalize_question
-from gsm8k.data.family.sources import load_mgsm_exemplar_rows
-from gsm8k.data.splits import (
-    DATA_DIR_ENV,
+from gsm8k.data.bundled import BUNDLED_SOURCE, DATA_DIR_ENV
+from gsm8k.data.catalog import (
     HUB_DATASETS,
-    LoadedSplit,
     default_source,
     is_hub_source,
-    load_split,
     local_copy,
     resolve_path,
 )
+from gsm8k.data.family.samples import normalize_question
+from gsm8k.data.family.sources import load_mgsm_exemplar_rows
+from gsm8k.data.splits import LoadedSplit, load_split
 from gsm8k.data.variants import EXEMPLAR_SPLIT, EvaluationSet, is_gsm8k_layout
 from gsm8k.execution.programs import program_from_solution
 from gsm8k.prompting.fewshot import (

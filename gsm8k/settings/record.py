@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from gsm8k.data.catalog import is_named_source, resolve_path
 from gsm8k.data.family.sources import is_variant
-from gsm8k.data.splits import LoadedSplit, is_named_source, resolve_path
+from gsm8k.data.splits import LoadedSplit
 from gsm8k.data.variants import EvaluationSet
 from gsm8k.execution.policy import CodePolicy
 from gsm8k.prompting.exemplars import Shots

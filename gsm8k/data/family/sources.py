@@ -25,15 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gsm8k.data.splits import (
-    DATA_DIR_ENV,
-    DatasetUnavailableError,
-    LoadedSplit,
-    data_dir,
-    from_start_directory,
-    load_hub_files,
-    read_jsonl_with_lines,
-)
+from gsm8k.data.bundled import DATA_DIR_ENV
+from gsm8k.data.catalog import data_dir, from_start_directory
+from gsm8k.data.jsonl import read_jsonl_with_lines
+from gsm8k.data.splits import DatasetUnavailableError, LoadedSplit, load_hub_files
 
 FAMILY_DIR_ENV = "GSM8K_FAMILY_DIR"
 """Directory holding local copies of the variants (``gsm-symbolic/``, ``gsm-plus/``, ``mgsm/``)."""
