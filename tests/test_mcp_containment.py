@@ -24,7 +24,7 @@ from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.execution.tools import DEFAULT_BUDGET
 from gsm8k.grading.reasons import MCP_SERVER_FAILED
-from gsm8k.mcp_tools import agent
+from gsm8k.mcp_tools import agent, liveness
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
 from tests.mcp_support import ROOT, serving_http, shipped_server, tool_model
@@ -151,8 +151,12 @@ def test_shipped_server_over_http_is_not_unscored_or_aborted_by_the_model() -> N
     assert sum("arguments were refused" in e for e in tool_errors(sample)) == 6
 
 
-def test_an_http_server_that_goes_away_mid_sample_is_the_servers_failure() -> None:
-    """The harness's own evidence: the server process is gone and the connection refused."""
+def test_an_http_server_that_goes_away_between_calls_is_the_servers_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The harness's own evidence: the server process is gone and the next call's connection
+    refused (no grace after the last call here: the scripted model kills it at once)."""
+    monkeypatch.setattr(liveness, "AFTER_CALL_SECONDS", 0.0)
     with serving_http() as (process, url):
         killed: list[int] = []
 
