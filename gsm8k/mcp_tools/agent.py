@@ -250,9 +250,8 @@ async def with_server(
             except Exception as error:
                 if start.deadline != math.inf:
                     raise ServerFailure(f"it did not start: {_describe(error)}") from error
-                lost = transport_failure(inner_exception(error))
-                if lost is not None and watch is not None:
-                    watch.saw(lost, this_call=False)  # a call cut off by it was abandoned
+                if watch is not None:
+                    watch.escaped(inner_exception(error))
                 raise
             finally:
                 if watch is not None and watch.note():
@@ -297,7 +296,7 @@ def guarded_tool(tool: Tool, watch: Watch) -> Tool:
 
     async def execute(**kwargs: Any) -> ToolResult:
         _raise_for(watch.begin(definition.name), definition.name, "was not run")
-        answered = False
+        outcome = "cut"
         try:
             with anyio.move_on_after(CALL_SECONDS) as scope:
                 try:
@@ -305,13 +304,13 @@ def guarded_tool(tool: Tool, watch: Watch) -> Tool:
                 except Exception as error:
                     inner = inner_exception(error)
                     _raise_for(await watch.after_failure(inner), definition.name, "failed")
-                    answered = True
+                    outcome = "failed"
                     if isinstance(inner, ToolError | ToolParsingError):
                         raise inner from error
                     raise ToolError(f"{definition.name} failed: {_describe(inner)}") from error
-                answered = True
+            outcome = "gave-up" if scope.cancelled_caught else "answered"
         finally:
-            watch.end(answered)
+            watch.end(outcome)
         if scope.cancelled_caught:
             raise ToolError(f"{definition.name} did not answer within {CALL_SECONDS:g} s")
         return as_text(result)

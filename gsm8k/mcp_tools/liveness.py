@@ -75,6 +75,11 @@ class Watch:
         """When the last call ended (``time.monotonic``)."""
         self.abandoned = False
         """A call was given up unanswered: the server may still be working on it."""
+        self.cut = False
+        """The last call was cut off by an error raised around it (the client's transport
+        failing under it), not answered, failed or given up."""
+        self.met = False
+        """A call met the death (so it was reported to the sample, not only seen)."""
         self.death: Death | None = None
         self.tool = ""
         """The tool whose call the server died in, for the log."""
@@ -85,15 +90,24 @@ class Watch:
         dispatcher = getattr(self.session, "_dispatcher", None)
         return getattr(dispatcher, "_closed", False) is True
 
-    def saw(self, why: str, this_call: bool = True) -> Death:
-        """Record that the server is gone (the first sighting counts), seen now; a call in
-        flight counts unless ``this_call`` is false (its connection was refused: the server was
-        gone before it)."""
+    def saw(self, why: str, in_flight: bool | None = None) -> Death:
+        """Record that the server is gone (the first sighting counts), seen now, with a call in
+        flight or not (``None``: whether one is)."""
         if self.death is None:
-            in_flight = self.calls - (0 if this_call else 1) > 0
+            if in_flight is None:
+                in_flight = self.calls > 0
             recent = time.monotonic() - self.ended <= AFTER_CALL_SECONDS
             self.death = Death(why, in_flight or recent or self.abandoned)
         return self.death
+
+    def escaped(self, error: BaseException) -> Death | None:
+        """The death shown by ``error``, raised out of the client's transport (its task group
+        ended the model's turns), or ``None`` when it shows none."""
+        lost = transport_failure(error)
+        if lost is None:
+            return self.death
+        self.met = True
+        return self.saw(lost, in_flight=self.cut and not _refused(error))
 
     async def run(self) -> None:
         """Look at the transport until it ends, and record when (run beside the model's turns,
@@ -108,15 +122,20 @@ class Watch:
         """A call to ``tool`` starts; the death seen so far, if any (then the call is not run)."""
         if self.death is None and self.closed():
             self.saw("its connection closed")
-        if self.death is None:
-            self.calls += 1
-            self.tool = tool
-        return self.death
+        if self.death is not None:
+            self.met = True
+            return self.death
+        self.calls += 1
+        self.tool = tool
+        return None
 
-    def end(self, answered: bool) -> None:
+    def end(self, outcome: str) -> None:
+        """A call ended: ``answered``, ``failed`` (an error the model reads), ``gave-up`` (no
+        answer in time) or ``cut`` (an error raised around it)."""
         self.calls -= 1
         self.ended = time.monotonic()
-        self.abandoned = self.abandoned or not answered
+        self.abandoned = self.abandoned or outcome == "gave-up"
+        self.cut = outcome == "cut"
 
     async def after_failure(self, error: BaseException) -> Death | None:
         """After a call failed (still in flight): the death, when the harness sees one."""
@@ -129,13 +148,15 @@ class Watch:
             lost = "its connection closed"
         if lost is None:
             return None
-        return self.saw(lost, this_call=not _refused(error) and "refused" not in lost)
+        self.met = True
+        refused = _refused(error) or lost.startswith("refused")
+        return self.saw(lost, in_flight=not refused and self.calls > 0)
 
     def note(self) -> str | None:
         """What the log records of a death that left the sample scored: the model's outcome, or
         one between calls that no later call met."""
-        if self.death is None:
-            return None
+        if self.death is None or (self.met and not self.death.models):
+            return None  # none, or the server's failure, which leaves the sample unscored
         if not self.death.models:
             return f"the server exited between calls, and no call met it: {self.death.why}"
         during = f"during or just after a call to {self.tool}" if self.tool else "during a call"
