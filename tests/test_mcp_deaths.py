@@ -26,6 +26,9 @@ from inspect_ai.log import EvalSample
 from inspect_ai.model import ChatMessage, ChatMessageTool, ModelOutput, ModelUsage, get_model
 from inspect_ai.tool import ToolInfo
 
+from gsm8k.compare.mcp_pair import sample_use
+from gsm8k.compare.mcp_report import side
+from gsm8k.compare.runs import load_runs
 from gsm8k.grading.reasons import MCP_SERVER_FAILED
 from gsm8k.mcp_tools import liveness
 from gsm8k.mcp_tools.agent import FAILURE_KEY
@@ -141,7 +144,7 @@ def test_deaths_are_read_from_the_transport_and_timed_against_the_models_calls(
     config.write_text(json.dumps({"command": sys.executable, "args": [str(DEATHS)]}), "utf-8")
     task = gsm8k(dataset=case_data(tmp_path), fewshot=0, mcp=str(config))
     model = scripted(lambda question: plays(question.split("Case ", 1)[1].split(":")[0]))
-    log = run_eval(task, model, max_samples=len(CASES))
+    log = run_eval(task, model, max_samples=len(CASES), log_dir=str(tmp_path / "logs"))
     assert log.status == "success", log.error
     samples = {str(s.input).split("Case ", 1)[1].split(":")[0]: s for s in log.samples or []}
     assert sorted(samples) == sorted(CASES)
@@ -188,6 +191,13 @@ def test_deaths_are_read_from_the_transport_and_timed_against_the_models_calls(
     assert ERROR_TAIL_LINES < len(lines) <= ERROR_HEAD_LINES + ERROR_TAIL_LINES + 2, len(lines)
     assert max(len(line) for line in lines) < ERROR_LINE_BYTES + 100
     assert any("lines (" in line and "left out here" in line for line in lines), lines[:3]
+
+    # The report counts the graded samples whose server died apart from the others.
+    [run] = load_runs(str(tmp_path / "logs"))
+    use = sample_use(run)
+    assert sorted(use) == sorted((s.id, 1) for s in log.samples or [] if s.id != failed.id)
+    assert sum(u.server_died for u in use.values()) == 3  # crash, crash-after, killed-quietly
+    assert side(run, use, str(tmp_path)).server_died == 3
 
 
 HEAP = "--max-old-space-size=48"
