@@ -337,3 +337,50 @@ def test_a_death_is_the_models_in_a_call_just_after_one_or_after_one_given_up(
     recent = watch_closed_after("answered")
     recent_death = recent.begin("t")
     assert recent_death is not None and recent_death.models
+
+
+def test_after_a_death_that_ended_the_turns_the_model_reads_it_and_answers() -> None:
+    """An HTTP connection lost under a call ends the turns with it: the call left without a
+    result gets the error, and the model's next calls are refused, not run."""
+    from inspect_ai.model import ChatMessageTool, ChatMessageUser, ModelName
+    from inspect_ai.solver import TaskState
+    from inspect_ai.tool import ToolDef, ToolError
+
+    from gsm8k.mcp_tools.aftermath import without_server
+
+    async def calculator(expression: str) -> str:
+        """Compute.
+
+        Args:
+            expression: what to compute.
+        """
+        raise AssertionError("the server is gone: nothing may reach it")
+
+    pending = ToolCall(id="c1", function="calculator", arguments={"expression": "1 + 1"})
+    state = TaskState(
+        ModelName("mockllm/model"),
+        sample_id=1,
+        epoch=1,
+        input="q",
+        messages=[
+            ChatMessageUser(content="q"),
+            ChatMessageAssistant(content="", tool_calls=[pending]),
+        ],
+        metadata={liveness.DIED_KEY: "the server exited during a call to calculator: gone"},
+    )
+    state.tools = [ToolDef(calculator).as_tool()]
+    seen: list[str] = []
+
+    async def loop(state: TaskState, generate: Any) -> TaskState:
+        try:
+            await state.tools[0](expression="2 + 2")
+        except ToolError as error:
+            seen.append(error.message)
+        return state
+
+    after = anyio.run(without_server, state, None, loop)
+    [result] = [m for m in after.messages if isinstance(m, ChatMessageTool)]
+    assert result.tool_call_id == "c1" and result.error is not None
+    assert result.error.message.startswith("calculator failed: the MCP server exited")
+    [refused] = seen
+    assert refused.startswith("calculator was not run: the MCP server exited")

@@ -40,6 +40,7 @@ from inspect_ai.util._anyio import inner_exception
 
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
+from gsm8k.mcp_tools.aftermath import exited, without_server
 from gsm8k.mcp_tools.config import PROBLEM_SLOT, McpChoice, ServerSpec, parse_choice
 from gsm8k.mcp_tools.liveness import (
     DIED_KEY,
@@ -187,9 +188,11 @@ def mcp_generate(
                     return failed(state, spec, f"it stopped answering: {lost}")
                 if raised_in_client(inner):
                     # Anything else the client's transport raised (a read that timed out on a
-                    # server the model kept busy, a message it could not read): no evidence the
-                    # server is gone, so the sample ends as the model's scored failure.
+                    # server the model kept busy, a message it could not read, a server that
+                    # died under the model's calls): the model's, so the sample is graded.
                     state.metadata[CLIENT_ERROR_KEY] = _describe(inner)
+                    if DIED_KEY in state.metadata:
+                        return await without_server(state, generate, loop)
                     return state
                 raise
 
@@ -331,10 +334,7 @@ def _raise_for(death: Death | None, name: str, what: str) -> None:
         return
     if not death.models:
         raise ServerFailure(f"it stopped answering: {death.why}")
-    raise ToolError(
-        f"{name} {what}: the MCP server exited during or just after this sample's calls "
-        f"({death.why}); no more calls can be made to it in this sample"
-    )
+    raise ToolError(f"{name} {what}: {exited(death.why)}")
 
 
 def as_text(result: ToolResult) -> str:
