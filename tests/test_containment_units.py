@@ -366,7 +366,7 @@ def test_after_a_death_that_ended_the_turns_the_model_reads_it_and_answers() -> 
             ChatMessageUser(content="q"),
             ChatMessageAssistant(content="", tool_calls=[pending]),
         ],
-        metadata={liveness.DIED_KEY: "the server exited during a call to calculator: gone"},
+        metadata={liveness.DIED_KEY: "the MCP server exited during a call to calculator: gone"},
     )
     state.tools = [ToolDef(calculator).as_tool()]
     seen: list[str] = []

@@ -155,7 +155,7 @@ def test_deaths_are_read_from_the_transport_and_timed_against_the_models_calls(
         assert scored_wrong(sample), (case, score(sample))
         assert FAILURE_KEY not in (sample.metadata or {})
         died = (sample.metadata or {})[DIED_KEY]
-        assert died.startswith("the server exited during or just after a call to "), died
+        assert died.startswith("the MCP server exited during or just after a call to "), died
         said = errors(sample)
         # Seen when it happened, or by the call that met it: either way the model reads it.
         assert "the MCP server exited" in said[-1], said

@@ -30,7 +30,7 @@ async def without_server(state: TaskState, generate: Generate, loop: Solver) -> 
     """Go on to the model's answer after its calls took the server down with the client's
     transport (which ended the turns): each call left without a result, and every later call,
     is an error the model reads."""
-    said = exited(str(state.metadata[DIED_KEY]))
+    said = f"{state.metadata[DIED_KEY]}; no more calls can be made to it in this sample"
     answered = {m.tool_call_id for m in state.messages if isinstance(m, ChatMessageTool)}
     last = state.messages[-1] if state.messages else None
     for pending in last.tool_calls or [] if isinstance(last, ChatMessageAssistant) else []:

@@ -158,9 +158,9 @@ class Watch:
         if self.death is None or (self.met and not self.death.models):
             return None  # none, or the server's failure, which leaves the sample unscored
         if not self.death.models:
-            return f"the server exited between calls, and no call met it: {self.death.why}"
+            return f"the MCP server exited between calls, and no call met it: {self.death.why}"
         during = f"during or just after a call to {self.tool}" if self.tool else "during a call"
-        return f"the server exited {during}: {self.death.why}"
+        return f"the MCP server exited {during}: {self.death.why}"
 
 
 async def ping_failure(session: Any) -> str | None:
