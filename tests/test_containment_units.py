@@ -23,8 +23,9 @@ from gsm8k.execution.arguments import (
     screen_call,
 )
 from gsm8k.execution.tools import ProgramBudget
+from gsm8k.mcp_tools import liveness
 from gsm8k.mcp_tools.fairness import BudgetSpent, FairRunner
-from gsm8k.mcp_tools.liveness import ping_failure, transport_failure
+from gsm8k.mcp_tools.liveness import Watch, ping_failure, transport_failure
 from gsm8k.mcp_tools.workdir import remove_tree
 
 
@@ -264,3 +265,122 @@ def test_only_a_closed_connection_says_the_server_is_gone() -> None:
 class SlowSession:
     async def send_ping(self) -> None:
         raise TimeoutError
+
+
+class ClosedByServer(Exception):
+    """What the MCP SDK raises for an error response: the code is the server's to choose."""
+
+    def __init__(self) -> None:
+        super().__init__("Connection closed")
+        self.error = type("ErrorData", (), {"code": -32000, "message": "Connection closed"})()
+
+
+def test_a_ping_answered_with_the_closed_connection_code_is_not_a_death() -> None:
+    assert anyio.run(ping_failure, AnsweringSession(ClosedByServer())) is None
+
+
+class Dispatcher:
+    def __init__(self) -> None:
+        self._closed = False
+
+
+class ClientSession:
+    """A client session whose transport the test closes (the SDK's dispatcher flag)."""
+
+    def __init__(self) -> None:
+        self._dispatcher = Dispatcher()
+
+    async def send_ping(self) -> None:
+        raise ClosedByServer()
+
+
+class Server:
+    def __init__(self) -> None:
+        self.session = ClientSession()
+
+    def _task_session(self) -> object:
+        return type("TaskSession", (), {"_session": self.session})()
+
+
+def test_a_death_is_the_models_in_a_call_just_after_one_or_after_one_given_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(liveness, "AFTER_CALL_SECONDS", 0.0)
+    server = Server()
+
+    def watch_closed_after(*outcomes: str, in_call: bool = False) -> Watch:
+        watch = Watch(server)
+        server.session._dispatcher._closed = False
+        for outcome in outcomes:
+            assert watch.begin("t") is None
+            watch.end(outcome)
+        if in_call:
+            assert watch.begin("t") is None
+        server.session._dispatcher._closed = True
+        return watch
+
+    in_call = watch_closed_after("answered", in_call=True)
+    assert anyio.run(in_call.after_failure, RuntimeError("any")) == liveness.Death(
+        "its connection closed", True
+    )
+    between = watch_closed_after("answered")
+    death = between.begin("t")
+    assert death is not None and not death.models and between.note() is None  # unscored
+    quiet = watch_closed_after("answered")
+    anyio.run(quiet.run)  # seen while the model thinks; no call meets it
+    assert quiet.death is not None and not quiet.death.models
+    assert "between calls, and no call met it" in (quiet.note() or "")
+    given_up = watch_closed_after("gave-up", "answered")
+    given_up_death = given_up.begin("t")
+    assert given_up_death is not None and given_up_death.models
+    monkeypatch.setattr(liveness, "AFTER_CALL_SECONDS", 60.0)
+    recent = watch_closed_after("answered")
+    recent_death = recent.begin("t")
+    assert recent_death is not None and recent_death.models
+
+
+def test_after_a_death_that_ended_the_turns_the_model_reads_it_and_answers() -> None:
+    """An HTTP connection lost under a call ends the turns with it: the call left without a
+    result gets the error, and the model's next calls are refused, not run."""
+    from inspect_ai.model import ChatMessageTool, ChatMessageUser, ModelName
+    from inspect_ai.solver import TaskState
+    from inspect_ai.tool import ToolDef, ToolError
+
+    from gsm8k.mcp_tools.aftermath import without_server
+
+    async def calculator(expression: str) -> str:
+        """Compute.
+
+        Args:
+            expression: what to compute.
+        """
+        raise AssertionError("the server is gone: nothing may reach it")
+
+    pending = ToolCall(id="c1", function="calculator", arguments={"expression": "1 + 1"})
+    state = TaskState(
+        ModelName("mockllm/model"),
+        sample_id=1,
+        epoch=1,
+        input="q",
+        messages=[
+            ChatMessageUser(content="q"),
+            ChatMessageAssistant(content="", tool_calls=[pending]),
+        ],
+        metadata={liveness.DIED_KEY: "the MCP server exited during a call to calculator: gone"},
+    )
+    state.tools = [ToolDef(calculator).as_tool()]
+    seen: list[str] = []
+
+    async def loop(state: TaskState, generate: Any) -> TaskState:
+        try:
+            await state.tools[0](expression="2 + 2")
+        except ToolError as error:
+            seen.append(error.message)
+        return state
+
+    after = anyio.run(without_server, state, None, loop)
+    [result] = [m for m in after.messages if isinstance(m, ChatMessageTool)]
+    assert result.tool_call_id == "c1" and result.error is not None
+    assert result.error.message.startswith("calculator failed: the MCP server exited")
+    [refused] = seen
+    assert refused.startswith("calculator was not run: the MCP server exited")

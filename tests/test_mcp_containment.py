@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.execution.tools import DEFAULT_BUDGET
 from gsm8k.grading.reasons import MCP_SERVER_FAILED
-from gsm8k.mcp_tools import agent
+from gsm8k.mcp_tools import agent, liveness
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
 from tests.mcp_support import ROOT, serving_http, shipped_server, tool_model
@@ -151,8 +152,12 @@ def test_shipped_server_over_http_is_not_unscored_or_aborted_by_the_model() -> N
     assert sum("arguments were refused" in e for e in tool_errors(sample)) == 6
 
 
-def test_an_http_server_that_goes_away_mid_sample_is_the_servers_failure() -> None:
-    """The harness's own evidence: the server process is gone and the connection refused."""
+def test_an_http_server_that_goes_away_between_calls_is_the_servers_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The harness's own evidence: the server process is gone and the next call's connection
+    refused (no grace after the last call here: the scripted model kills it at once)."""
+    monkeypatch.setattr(liveness, "AFTER_CALL_SECONDS", 0.0)
     with serving_http() as (process, url):
         killed: list[int] = []
 
@@ -174,6 +179,33 @@ def test_an_http_server_that_goes_away_mid_sample_is_the_servers_failure() -> No
     assert isinstance(given.value, float) and math.isnan(given.value)
     assert given.reason == MCP_SERVER_FAILED
     assert "stopped answering" in (sample.metadata or {})[agent.FAILURE_KEY]
+
+
+def test_an_http_server_that_goes_away_during_a_call_is_the_models_outcome(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Killed while a program runs: the client's transport fails and ends the turns with it,
+    yet the model reads that the server exited, its next call is refused, its answer graded."""
+    monkeypatch.setattr(agent, "CALL_SECONDS", 6.0)  # the lost call is given up sooner
+    sleeper = ToolCall(id="p", function="python", arguments={"code": "import time\ntime.sleep(5)"})
+    then = ToolCall(id="c", function="calculator", arguments={"expression": "2 + 2"})
+    with serving_http() as (process, url):
+        killer = threading.Timer(2.0, process.kill)
+
+        def plan(
+            question: str, tools: list[ToolInfo], results: list[ChatMessageTool]
+        ) -> ToolCall | str:
+            if not results:
+                killer.start()
+            return [sleeper, then][len(results)] if len(results) < 2 else WRONG
+
+        sample = only_sample(run({"mcp": url}, plan))
+        killer.join()
+    assert_scored_wrong(sample)
+    assert "a call to python" in (sample.metadata or {})[liveness.DIED_KEY]
+    first, second = tool_errors(sample)
+    assert first.startswith("python failed: the MCP server exited"), first
+    assert second.startswith("calculator was not run: the MCP server exited"), second
 
 
 def filesystem_config(tmp_path: Path) -> str:

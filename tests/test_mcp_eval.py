@@ -4,7 +4,6 @@ each way a server can. A scripted model calls their tools; the task's grader gra
 
 from __future__ import annotations
 
-import math
 import os
 import shutil
 import socket
@@ -21,8 +20,8 @@ from inspect_ai.model import ChatMessageTool
 from inspect_ai.scorer import Score
 from inspect_ai.tool import ToolCall, ToolInfo
 
-from gsm8k.grading.reasons import MCP_SERVER_FAILED
 from gsm8k.mcp_tools import agent
+from gsm8k.mcp_tools.liveness import DIED_KEY
 from gsm8k.mcp_tools.startup import DEFAULT_START_SECONDS
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
@@ -202,12 +201,6 @@ def test_npm_filesystem_server_with_a_fresh_workdir_per_sample(tmp_path: Path) -
     assert (log.eval.metadata or {})["mcp_server"].startswith("npx -y @modelcontextprotocol")
 
 
-def unscored_reason(sample: EvalSample) -> str | None:
-    given = score(sample)
-    assert isinstance(given.value, float) and math.isnan(given.value)
-    return given.reason
-
-
 def lookup_then_answer(
     question: str, tools: list[ToolInfo], results: list[ChatMessageTool]
 ) -> ToolCall | str:
@@ -216,14 +209,16 @@ def lookup_then_answer(
     return f"ANSWER: {TRUE_ANSWERS[_key(question)]}"
 
 
-def test_a_server_that_stops_answering_mid_run_leaves_the_sample_unscored(tmp_path: Path) -> None:
+def test_a_server_that_exits_during_a_call_is_the_models_outcome(tmp_path: Path) -> None:
+    """The model reads that the server exited and answers; its answer is graded."""
     _log, samples = run(faulty_server(tmp_path, "exit-mid-run"), lookup_then_answer, limit=1)
     [sample] = samples
     assert sample.error is None
-    assert unscored_reason(sample) == MCP_SERVER_FAILED
-    failure = (sample.metadata or {})[agent.FAILURE_KEY]
-    assert "stopped answering" in failure, failure
-    assert "stopped answering" in (score(sample).explanation or "")
+    assert grade(sample)["accuracy"] == 1.0
+    assert agent.FAILURE_KEY not in (sample.metadata or {})
+    assert "a call to lookup" in (sample.metadata or {})[DIED_KEY]
+    [result] = [m for m in sample.messages if isinstance(m, ChatMessageTool)]
+    assert result.error is not None and "the MCP server exited" in result.error.message
 
 
 def test_a_flood_is_clipped_before_the_model_reads_it(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
-"""The relay that caps one stdio MCP message (gsm8k/mcp_tools/relay.py): its line logic in process,
-and its process behaviour (exit status, signals, process group, start failures) with real
-children."""
+"""The relay that bounds what a stdio MCP server writes (gsm8k/mcp_tools/relay.py): its line logic
+in process (one message's cap, the error output's head and tail), and its process behaviour
+(exit status, signals, process group, start failures, memory) with real children."""
 
 from __future__ import annotations
 
@@ -15,7 +15,17 @@ from pathlib import Path
 import pytest
 
 from gsm8k.mcp_tools.config import MAX_MESSAGE_VARIABLE, RELAY, relay_options
-from gsm8k.mcp_tools.relay import CHUNK_BYTES, HEAD_BYTES, TAIL_BYTES, LineCap, message_id
+from gsm8k.mcp_tools.relay import (
+    CHUNK_BYTES,
+    ERROR_HEAD_LINES,
+    ERROR_LINE_BYTES,
+    ERROR_TAIL_LINES,
+    HEAD_BYTES,
+    TAIL_BYTES,
+    ErrorCap,
+    LineCap,
+    message_id,
+)
 
 CAP = 100
 
@@ -123,6 +133,30 @@ def test_the_cap_is_set_from_the_evaluators_environment() -> None:
             relay_options({MAX_MESSAGE_VARIABLE: wrong})
 
 
+def test_the_error_output_keeps_its_head_and_tail_and_counts_what_it_left_out() -> None:
+    lines = [f"line {n}".encode() for n in range(1000)]
+    cap = ErrorCap(head=3, tail=2)
+    out = feed_all(cap, b"\n".join(lines) + b"\n", 7)  # type: ignore[arg-type]
+    left = sum(len(line) + 1 for line in lines[3:-2])
+    assert out.splitlines() == [
+        *lines[:3],
+        f"gsm8k-mcp-relay: 995 lines ({left:,} bytes) of the server's error output left out "
+        "here; its last 2 follow".encode(),
+        *lines[-2:],
+    ]
+
+
+def test_a_long_error_line_is_cut_and_one_without_a_newline_ends_at_the_end() -> None:
+    long = b"e" * (ERROR_LINE_BYTES + 5000)
+    cap = ErrorCap()
+    out = b"".join(cap.feed(long[at : at + 999]) for at in range(0, len(long), 999))
+    out += cap.feed(b"\nshort\nunterminated") + cap.finish()
+    first, second, third = out.splitlines()
+    assert first == b"e" * ERROR_LINE_BYTES + b" [5,000 more bytes of this line left out]"
+    assert (second, third) == (b"short", b"unterminated")
+    assert cap.line == bytearray() and cap.cut == 0
+
+
 # --- the relay as a process -------------------------------------------------------------------
 
 
@@ -138,7 +172,8 @@ def test_output_passes_and_the_exit_code_is_the_servers() -> None:
         capture_output=True,
         timeout=30,
     )
-    assert (done.returncode, done.stdout, done.stderr) == (5, b"in\nout\n", b"err\n")
+    status = b"gsm8k-mcp-relay: the server exited by itself, with status 5\n"
+    assert (done.returncode, done.stdout, done.stderr) == (5, b"in\nout\n", b"err\n" + status)
 
 
 def test_a_server_killed_by_a_signal_is_reported_as_that_signal() -> None:
@@ -240,6 +275,34 @@ def test_the_relays_memory_stays_bounded_by_the_cap() -> None:
     assert last.strip() == "b'done'"
     assert int(peak_kib) < 40 * 1024, f"{int(peak_kib) // 1024} MiB for a {size >> 20} MiB line"
     assert CHUNK_BYTES < 1024 * 1024
+
+
+def test_the_servers_error_output_reaches_the_client_bounded_in_lines_bytes_and_memory() -> None:
+    """100,000 lines (each was an event in the sample's log) and then 32 MiB with no newline
+    (read whole by the client's line reader): a few hundred short lines come through, the
+    server's last words among them, and the relay's memory stays small."""
+    size = 32 * 1024 * 1024
+    script = f"seq 100000 >&2; head -c {size} /dev/zero | tr '\\0' x >&2; echo >&2; echo last >&2"
+    probe = (
+        "import resource, subprocess, sys\n"
+        "done = subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "sys.stdout.buffer.write(done.stderr)\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *relay("sh", "-c", script)],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    *lines, peak_kib = done.stdout.splitlines()
+    assert len(lines) == ERROR_HEAD_LINES + 1 + ERROR_TAIL_LINES, len(lines)
+    assert lines[:2] == [b"1", b"2"] and lines[-1] == b"last"
+    assert all(len(line) < ERROR_LINE_BYTES + 100 for line in lines)
+    left = 100_002 - ERROR_HEAD_LINES - ERROR_TAIL_LINES
+    assert lines[ERROR_HEAD_LINES].startswith(f"gsm8k-mcp-relay: {left:,} lines (".encode())
+    assert lines[-2].startswith(b"x" * ERROR_LINE_BYTES) and b"more bytes" in lines[-2]
+    assert int(peak_kib) < 24 * 1024, f"{int(peak_kib) // 1024} MiB"
 
 
 def test_the_relay_imports_nothing_heavy() -> None:

@@ -6,7 +6,8 @@ generation settings, limits, planned samples) must agree, as :mod:`gsm8k.compare
 for the ordinary comparison; a pair that differs is refused with the differences named. What the
 ordinary comparison does not read is read here from each sample: its tool calls, how many came
 back as errors, its input and output tokens, its wall time and, of that, the seconds its server
-took to start (``mcp_start_seconds``, recorded by the task apart from the solving time).
+took to start (``mcp_start_seconds``, recorded by the task apart from the solving time), and
+whether its server died under the model's calls (``mcp_server_died``: graded, counted apart).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from gsm8k.compare.checks import comparability_problems
 from gsm8k.compare.results import Run, SampleId
 from gsm8k.compare.runs import UNREAD_SAMPLE_FIELDS, _sample_key
 from gsm8k.mcp_tools.config import BASELINE_PREFIX, NO_SERVER
+from gsm8k.mcp_tools.liveness import DIED_KEY
 from gsm8k.mcp_tools.startup import START_KEY
 
 SERVER_KEYS = (
@@ -55,6 +57,8 @@ class SampleUse:
     it)."""
     input_tokens: int = 0
     output_tokens: int = 0
+    server_died: bool = False
+    """The server died during or because of the model's calls (the sample is graded)."""
 
 
 @dataclass
@@ -149,5 +153,6 @@ def sample_use(run: Run) -> dict[tuple[SampleId, int], SampleUse]:
                     for u in usage
                 ),
                 sum(u.output_tokens for u in usage),
+                DIED_KEY in (sample.metadata or {}),
             )
     return use

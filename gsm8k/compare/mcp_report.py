@@ -97,6 +97,8 @@ class Side:
     """Wall time, start to score, server start-up included."""
     unscored: list[SampleId]
     rerun: str
+    server_died: int = 0
+    """Samples graded after their server died during or because of the model's calls."""
 
 
 def side(
@@ -144,6 +146,7 @@ def side(
         seconds_per_sample=seconds / len(completed),
         unscored=unscored,
         rerun=rerun_command(run.rerun, unscored, folder) if unscored and run.rerun else "",
+        server_died=sum(u.server_died for u in used),
     )
 
 
@@ -267,6 +270,14 @@ def markdown(report: dict[str, Any]) -> str:
             _amount(without_side.solving_seconds_per_correct, "{:.2f} s"),
         ),
     ]
+    if with_side.server_died or without_side.server_died:
+        rows.append(
+            (
+                "server died under the model's calls (graded)",
+                str(with_side.server_died),
+                str(without_side.server_died),
+            )
+        )
     lines += [f"| {name} | {first} | {second} |" for name, first, second in rows]
     if with_side.tool_calls_per_sample == 0:
         lines += [

@@ -9,12 +9,14 @@ limit and, when given, a token limit; ``--max-connections`` / ``--max-samples`` 
 parallel. A sample that reaches one is ended by Inspect, recorded as such, and graded on what
 the model wrote by then (a scored failure).
 
-A server that fails is not the model's failure: one that does not start, offers more tools than
-a model can take, or is gone mid-sample ends the sample unscored with the reason
-(:data:`FAILURE_KEY`), and the eval goes on. Only the harness's own evidence says a server is
-gone: after a call fails, the connection is pinged, and only a transport closed under it (the
-process exited, the connection dropped) counts; the text a tool returns never does, since the
-model chooses what a tool echoes. Any other failed call, one that runs past
+A server that fails with no call of the model's in flight is not the model's failure: one that
+does not start, offers more tools than a model can take, or is gone between calls ends the
+sample unscored with the reason (:data:`FAILURE_KEY`), and the eval goes on. A server that dies
+during or because of the model's calls is the model's outcome: the model reads that it exited,
+and the sample goes on to its answer and is graded, its death in the log
+(:data:`gsm8k.mcp_tools.liveness.DIED_KEY`). Only the harness's own look at the transport says
+a server is gone, and when (:mod:`gsm8k.mcp_tools.liveness`); the text a tool returns never
+does, since the model chooses what a tool echoes. Any other failed call, one that runs past
 :data:`CALL_SECONDS`, and a call whose arguments cannot be sent
 (:mod:`gsm8k.execution.arguments`) come back to the model as that call's error: its failure is
 scored. A result is clipped at :data:`RESULT_BYTES`. What the server returns reaches the model
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,8 +40,15 @@ from inspect_ai.util._anyio import inner_exception
 
 from gsm8k.execution.guard import guarded_generate
 from gsm8k.grading.reasons import MCP_FAILURE_KEY as FAILURE_KEY
+from gsm8k.mcp_tools.aftermath import exited, without_server
 from gsm8k.mcp_tools.config import PROBLEM_SLOT, McpChoice, ServerSpec, parse_choice
-from gsm8k.mcp_tools.liveness import Probe, connection_probe, raised_in_client, transport_failure
+from gsm8k.mcp_tools.liveness import (
+    DIED_KEY,
+    Death,
+    Watch,
+    raised_in_client,
+    transport_failure,
+)
 from gsm8k.mcp_tools.startup import START_KEY, START_WAIT_KEY, preflight, start_slot, start_timeout
 from gsm8k.mcp_tools.workdir import sample_workdir
 
@@ -173,13 +183,16 @@ def mcp_generate(
                 if isinstance(inner, ServerFailure):
                     return failed(state, spec, str(inner))
                 lost = transport_failure(inner)
-                if lost is not None:  # the client's own transport saw the connection fail
+                if lost is not None and DIED_KEY not in state.metadata:
+                    # The client's own transport saw the connection fail, no call in flight.
                     return failed(state, spec, f"it stopped answering: {lost}")
                 if raised_in_client(inner):
                     # Anything else the client's transport raised (a read that timed out on a
-                    # server the model kept busy, a message it could not read): no evidence the
-                    # server is gone, so the sample ends as the model's scored failure.
+                    # server the model kept busy, a message it could not read, a server that
+                    # died under the model's calls): the model's, so the sample is graded.
                     state.metadata[CLIENT_ERROR_KEY] = _describe(inner)
+                    if DIED_KEY in state.metadata:
+                        return await without_server(state, generate, loop)
                     return state
                 raise
 
@@ -206,10 +219,11 @@ async def with_server(
 ) -> TaskState:
     """Connect, offer the server's tools, run the loop; the connection closes with the sample.
 
-    The start waits for a turn (:func:`gsm8k.mcp_tools.startup.start_slot`); ``start_seconds`` counts
-    from the server's own start. Both times go into the sample's metadata.
+    The start waits for a turn (:func:`gsm8k.mcp_tools.startup.start_slot`); ``start_seconds``
+    counts from the server's own start. Both times go into the sample's metadata.
     """
     asked = time.monotonic()
+    watch: Watch | None = None
     slots = start_slot()
     await slots.acquire()
     starting = True
@@ -231,15 +245,20 @@ async def with_server(
                             f"it offers {len(offered)} tools, more than the {MAX_TOOLS} a model "
                             "can be offered at once"
                         )
-                    probe = connection_probe(server)
-                    state.tools = [guarded_tool(tool, probe) for tool in offered]
-                    return await loop(state, generate)
+                    watch = Watch(server)
+                    state.tools = [guarded_tool(tool, watch) for tool in offered]
+                    return await watched(watch, loop(state, generate))
             except ServerFailure:
                 raise
             except Exception as error:
                 if start.deadline != math.inf:
                     raise ServerFailure(f"it did not start: {_describe(error)}") from error
+                if watch is not None:
+                    watch.escaped(inner_exception(error))
                 raise
+            finally:
+                if watch is not None and watch.note():
+                    state.metadata[DIED_KEY] = watch.note()
         raise ServerFailure(
             f"it did not start and list its tools within {start_seconds:g} s (-T mcp_start_timeout)"
         )
@@ -248,29 +267,53 @@ async def with_server(
             slots.release()
 
 
-def guarded_tool(tool: Tool, gone: Probe) -> Tool:
+async def watched(watch: Watch, turns: Awaitable[TaskState]) -> TaskState:
+    """``turns`` with ``watch`` looking at the transport beside them. What ``turns`` raises is
+    raised as it is (the watch raises nothing), not in a task group's exception group: Inspect
+    reads a limit the model reached from the exception's own type."""
+    finished: list[TaskState] = []
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch.run)
+            try:
+                finished.append(await turns)
+            finally:
+                group.cancel_scope.cancel()
+    except BaseExceptionGroup as errors:
+        if len(errors.exceptions) == 1:
+            raise errors.exceptions[0] from errors.exceptions[0].__cause__
+        raise
+    return finished[0]
+
+
+def guarded_tool(tool: Tool, watch: Watch) -> Tool:
     """``tool`` with a time limit per call and its result as clipped text.
 
-    A failed call ends the sample as the server's failure only when ``gone`` (the harness's own
-    look at the connection) says the server is gone; otherwise the model reads the error, like
-    any tool error, and goes on. What the error says is never read for this: the model chooses
-    what a tool echoes back.
+    A failed call ends the sample as the server's failure only when ``watch`` (the harness's own
+    look at the transport) saw the server gone with no call of the model's in flight; a server
+    that died during or because of the model's calls is the model's to read, as is any other
+    error. What the error says is never read for this: the model chooses what a tool echoes.
     """
     definition = ToolDef(tool)
     call = definition.tool
 
     async def execute(**kwargs: Any) -> ToolResult:
-        with anyio.move_on_after(CALL_SECONDS) as scope:
-            try:
-                result = await call(**kwargs)
-            except Exception as error:
-                inner = inner_exception(error)
-                lost = await gone()
-                if lost is not None:
-                    raise ServerFailure(f"it stopped answering: {lost}") from error
-                if isinstance(inner, ToolError | ToolParsingError):
-                    raise inner from error
-                raise ToolError(f"{definition.name} failed: {_describe(inner)}") from error
+        _raise_for(watch.begin(definition.name), definition.name, "was not run")
+        outcome = "cut"
+        try:
+            with anyio.move_on_after(CALL_SECONDS) as scope:
+                try:
+                    result = await call(**kwargs)
+                except Exception as error:
+                    inner = inner_exception(error)
+                    _raise_for(await watch.after_failure(inner), definition.name, "failed")
+                    outcome = "failed"
+                    if isinstance(inner, ToolError | ToolParsingError):
+                        raise inner from error
+                    raise ToolError(f"{definition.name} failed: {_describe(inner)}") from error
+            outcome = "gave-up" if scope.cancelled_caught else "answered"
+        finally:
+            watch.end(outcome)
         if scope.cancelled_caught:
             raise ToolError(f"{definition.name} did not answer within {CALL_SECONDS:g} s")
         return as_text(result)
@@ -282,6 +325,16 @@ def guarded_tool(tool: Tool, gone: Probe) -> Tool:
         parameters=definition.parameters,
         max_output=RESULT_BYTES,
     ).as_tool()
+
+
+def _raise_for(death: Death | None, name: str, what: str) -> None:
+    """End the call for a server seen gone: the sample as the server's failure, or the call as
+    an error the model reads when the death was the model's outcome."""
+    if death is None:
+        return
+    if not death.models:
+        raise ServerFailure(f"it stopped answering: {death.why}")
+    raise ToolError(f"{name} {what}: {exited(death.why)}")
 
 
 def as_text(result: ToolResult) -> str:
