@@ -89,7 +89,7 @@ ROWS = [
         id="answer-sentence-then-chatter-is-not-a-heading",
     ),
     pytest.param(
-        "ANSWER: 18\nJanet sells 9 eggs.\nAt $2 each.\nThat is \\boxed{17}.",
+        "ANSWER: 18\nJanet sells 9 eggs.\nAt $2 each.\nThat is \\boxed{18}.",
         "18",
         "18",
         "answer_line",

@@ -30,9 +30,11 @@ NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number
 _NUMBER_ONLY = re.compile(r"[ \t*_`$\\(]*[-−]?[$£€]?[ \t]?\d[\d,. ]*[ \t*_`)%.]*")
 _OPENING_HASH = re.compile(r"\A[ \t\n]*####[ \t]*(?P<value>[^\n]{1,80})\n")
 _CLOSING_HASH = re.compile(r"[ \t]*#{1,3}[ \t]*(?P<value>[^\n#]{1,80})")
+# A closing mark after the last sentence, on its line (GRPO-tuned models: `… = 15 flowers. ## 15`).
+_INLINE_CLOSING = re.compile(r"(?<=[.!?*])[ \t]+#{2,4}[ \t]*(?P<value>[-−$]?\d[^\n#]{0,40})\Z")
 _LATER_MARK = re.compile(
     r"\\boxed|####|^[ \t*_#>`-]*answer[ \t*_#>`-]*[:：]|<answer>"
-    r"|(?:^|\n)[ \t]*#{1,3}[ \t]*[-−$]?\d",
+    r"|(?:^|\n)[ \t]*#{1,3}[ \t]*[-−$]?\d|[.!?*][ \t]+#{2,4}[ \t]*[-−$]?\d",
     re.IGNORECASE | re.MULTILINE,
 )
 _FINAL_WORDS = (
@@ -85,48 +87,11 @@ def opening_guess(text: str) -> int | None:
     return opening.end() if _LATER_MARK.search(rest) or "answer" in rest.lower() else None
 
 
-_HASH_MARK = re.compile(r"####[ \t]*[-−$]?\d[^\n]*")
-_STATEMENT_AFTER_HASH = re.compile(
-    r"\\boxed|^[ \t*_#>`-]*(?:final[ \t]+)?answer[ \t*_#>`-]*[:：]"
-    r"|\b(?:final[ \t]+|correct[ \t]+)?answer[ \t*_]*(?:is|would[ \t]+be|[:：])[^\n\d]{0,20}\d",
-    re.IGNORECASE | re.MULTILINE,
-)
-# A statement the model does not commit to: `maybe the final answer is 22`, `22 if we count …`.
-_HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|probably|possibly|might|could|I[ \t]+think|I[ \t]+believe|if|unless"
-    r"|not[ \t]+sure)\b|\?",
-    re.IGNORECASE,
-)
-_HEDGE_LOOK = 40
-
-
-def after_last_hash(text: str) -> int | None:
-    """Where the text after the last ``#### N`` line starts, when an answer statement (a
-    ``\\boxed{}``, an answer line, "the answer is N") follows it there: a ``####`` written from the
-    prompt's format before the model corrected itself is not its final answer."""
-    last = None
-    for mark in _HASH_MARK.finditer(text):
-        last = mark
-    if last is None or _STATEMENT_AFTER_HASH.search(text, last.end()) is None:
-        return None
-    return last.end()
-
-
-def hedged(text: str, snippet: str) -> bool:
-    """Whether the statement ``snippet`` (in ``text``) is hedged: `maybe`, `I think`, `if`, a
-    question mark in it or just before it."""
-    stated = text.rfind(snippet)
-    if stated < 0:
-        return False
-    around = text[max(0, stated - _HEDGE_LOOK) : stated + len(snippet)]
-    line_start = around.rfind("\n") + 1
-    return _HEDGE.search(around, line_start) is not None
-
-
 def closing_hash(reader: Reader) -> Found | None:
     """A closing heading that is only a number (`## 20`) on the text's last line."""
     text = reader.text.rstrip()
-    closing = _CLOSING_HASH.fullmatch(text, text.rfind("\n") + 1)
+    line_start = text.rfind("\n") + 1
+    closing = _CLOSING_HASH.fullmatch(text, line_start) or _INLINE_CLOSING.search(text, line_start)
     if closing is None or not is_number_only(closing.group("value")):
         return None
     value = reader.value_of(closing.group("value"))
@@ -271,14 +236,26 @@ _FORMAT_EXAMPLE_BEFORE = re.compile(
     r"|such[ \t]+as|for[ \t]+example|for[ \t]+instance|e\.g\.)[ \t:,]*\Z",
     re.IGNORECASE,
 )
+# A mark the model rules out: `(not \\boxed{18})`, `instead of #### 18`, `A common mistake is to
+# forget the eggs she eats, giving \\boxed{18}`, `one might wrongly answer \\boxed{18}`.
+_RULED_OUT_BEFORE = re.compile(
+    r"(?:\bnot|\binstead[ \t]+of|\brather[ \t]+than)[ \t]*+\(?[ \t]*+\Z"
+    r"|\b(?:common|typical|frequent|likely|easy|tempting|possible)[ \t]+(?:mistake|error|pitfall"
+    r"|trap)s?\b[^.!?\n]{0,100}\Z"
+    r"|\b(?:mistakenly|incorrectly|wrongly|erroneously|wrong[ \t]+answer|incorrect[ \t]+answer)\b"
+    r"[^.!?\n]{0,60}\Z",
+    re.IGNORECASE,
+)
 _QUOTE_LOOK = 42
 _EXAMPLE_LOOK = 40
+_RULED_OUT_LOOK = 120
 
 
 def without_example_marks(text: str) -> str:
-    """The text with quoted answer marks and marks given as format examples blanked out: they
-    show the format or quote someone else (`The reference solution says "#### 18".`, `The
-    expected format is \\boxed{18}.`, `Respond as {"answer": 18}.`); they are not the model's
+    """The text with quoted answer marks, marks given as format examples and marks the model rules
+    out blanked: they show the format, quote someone else or name a wrong value (`The reference
+    solution says "#### 18".`, `The expected format is \\boxed{18}.`, `Respond as {"answer":
+    18}.`, `(not \\boxed{18})`, `A common mistake is … \\boxed{18}`); they are not the model's
     answer. Each mark is judged by bounded windows around it, so the cost stays linear."""
     spans = []
     for mark in _MARK_PATTERN.finditer(text):
@@ -288,7 +265,10 @@ def without_example_marks(text: str) -> str:
         example = _FORMAT_EXAMPLE_BEFORE.search(
             text, max(0, mark.start() - _EXAMPLE_LOOK), mark.start()
         )
-        if quoted or example:
+        ruled_out = _RULED_OUT_BEFORE.search(
+            text, max(0, mark.start() - _RULED_OUT_LOOK), mark.start()
+        )
+        if quoted or example or ruled_out:
             spans.append((mark.start(), mark.end()))
     if not spans:
         return text

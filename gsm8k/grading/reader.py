@@ -26,9 +26,15 @@ Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
-# `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out.
+# `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out; `~~18~~` struck out;
+# `18, actually 20`, `18 — no, 20`, `18, sorry, 20`: a value taken back before the one it states.
 _NEGATED_NUMBER = re.compile(
-    r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
+    r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+"
+    r"|~~[^~\n]{1,40}~~"
+    r"|[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+(?:[ \t]++(?!(?:actually|no|sorry|wait)\b)[A-Za-z]{2,12})?"
+    r"[ \t]*+(?:[,;:—–-]|\.\.\.|…)?[ \t]*+"
+    r"(?:actually|no|sorry|I[ \t]+mean|wait|make[ \t]+(?:it|that))"
+    r"\b[ \t,:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
@@ -92,14 +98,18 @@ _BOUND_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # Two values offered as alternatives or side by side: `18 or 20`, `18 dollars or 20 dollars`,
-# `18–20`, `18 and 20`, `18, 20`, `18 20`, `18 \\text{ or } 20`. The unit word is a word of its
+# `18–20`, `18 to 20`, `18 and 20`, `18, 20`, `18; 20`, `18 20`, `18 \\text{ or } 20`, `18 \\text{
+# (or } 20)`, `18, perhaps 20`, `18 or maybe 20`, `20 (…) / 18 (…)`. The unit word is a word of its
 # own: `$168 for 2 weeks` is not `$168 f` or `2`.
 _ALTERNATIVE = re.compile(
-    r"[ \t]*+(?:[A-Za-z$%]{1,12}(?![A-Za-z])[ \t]*+)?"
-    r"(?:\(?[ \t]*(?<![A-Za-z])(?:or|and)[ \t]+|–[ \t]*|,[ \t]+"
-    r"|\\(?:text|mathrm)\{[ \t]*(?:or|and)[ \t]*\}[ \t]*)"
+    r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?"
+    r"(?:\(?[ \t]*(?<![A-Za-z])(?:or|and|to)[ \t]+|[–;][ \t]*|,[ \t]+"
+    r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
+    r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and)[ \t]*\}[ \t]*)"
+    r"(?:(?:or|perhaps|maybe|possibly|probably|else|even)[ \t,]++)?"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
+_UNIT_AFTER = re.compile(r"[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*)?(?P<unit>[A-Za-z]{2,12}|¢)")
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
 """Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
 cents, …): two values in this ratio may be one answer written twice."""
@@ -301,9 +311,13 @@ class Reader:
             return None  # `18 and 1/2`, `1 hour 30 minutes`: one value
         alternative = _ALTERNATIVE.match(stated, first.end())
         second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
-        if second is not None:
+        if second is not None and alternative is not None:
             one, other = number_from_match(first), number_from_match(second)
-            if one is not None and other is not None and not same_quantity(one, other):
+            if (
+                one is not None
+                and other is not None
+                and not _one_quantity(one, other, first, alternative, second, stated)
+            ):
                 return HEDGED
         return None
 
@@ -379,6 +393,30 @@ def _asked_sentence(question: str | None) -> str:
         return ""
     sentences = re.split(r"(?<=[.!?])\s+", question[:_QUESTION_LOOK])
     return " ".join(sentence for sentence in sentences if "?" in sentence).lower()
+
+
+def _one_quantity(
+    one: Decimal,
+    other: Decimal,
+    first: re.Match[str],
+    alternative: re.Match[str],
+    second: re.Match[str],
+    stated: str,
+) -> bool:
+    """Whether two values side by side are one quantity: the same value, or one written in two
+    units, each value with its own unit (`$18 (or 1800 cents)`, `2 hours or 120 minutes`); two
+    bare values in a unit ratio (`2 or 4`) are two answers."""
+    if one == other:
+        return True
+    if not same_quantity(one, other):
+        return False
+    after = _UNIT_AFTER.match(stated, second.end())
+    unit = alternative.group("unit") or ""
+    first_unit = unit.lower() if unit.isalpha() else ""
+    priced = _CURRENCY_SIGN.search(stated[max(0, first.start() - 2) : first.end()]) is not None
+    if after is None or not (first_unit or priced):
+        return False
+    return after.group("unit").lower() != first_unit
 
 
 def same_quantity(one: Decimal, other: Decimal) -> bool:

@@ -94,7 +94,8 @@ _EMPTY_ANSWER_END = re.compile(
 FOLLOW_UP = re.compile(
     r"\n[ \t]*(?:\*\*)?(?:question|problem|exercise|q|human|user|frage|pregunta|задача|вопрос|swali"
     r"|প্রশ্ন|ప్రశ్న|โจทย์|問題|问题)(?:[ \t]*\d{1,6})?(?:\*\*)?[ \t]*[:：.]"
-    r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id)\|>"
+    r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id|end_of_text)\|>"
+    r"|<\|start_of_role\|>|\n[ \t]*(?:\*\*)?input(?:\*\*)?[ \t]*[:：]"
     r"|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
     r"|<[|｜](?:user|end[▁_ ]of[▁_ ]sentence)[|｜]>|<\|start_header_id\|>[ \t]*user"
     r"|\[INST\]|<\|start\|>[ \t]*user"
