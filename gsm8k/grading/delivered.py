@@ -39,6 +39,7 @@ from gsm8k.grading.numbers import same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader, same_quantity
 from gsm8k.grading.rules import DECORATION, NoAnswer, boxed_spans
+from gsm8k.grading.words import number_in_words
 
 RETRACTED = "the answer statement is retracted and nothing after it states an answer"
 HEDGED_BOTH = "the answer statement is hedged and an alternative value follows it: no one answer"
@@ -47,6 +48,7 @@ HEDGED_BOTH = "the answer statement is hedged and an alternative value follows i
 # close after it, as the rules read it.
 _STATEMENT = re.compile(
     rf"(?P<answer_line>^{DECORATION}answer{DECORATION}[:：])"
+    r"|(?P<a_line>^[ \t]*(?-i:A)[ \t]*[:：](?=[ \t*_$]*[-−]?\d))"
     r"|(?P<hash_line>####)"
     r"|(?P<boxed>\\boxed[ \t]*\{)"
     r"|(?P<answer_tag><answer>)"
@@ -83,22 +85,35 @@ _RETRACTION = re.compile(
     r"(?:oh[ \t]+no\b|oops\b|I[ \t]+(?:made|have[ \t]+made)[ \t]+(?:a|an)[ \t]+(?:mistake|error)"
     r"|I[ \t]+was[ \t]+wrong|that(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)"
     r"|correction[ \t*_]*:|on[ \t]+second[ \t]+thought|scratch[ \t]+that"
+    r"|I[ \t]+(?:misread|misunderstood|overlooked|forgot|miscalculated|miscounted)\b"
     r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
     r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect))",
     re.IGNORECASE | re.MULTILINE,
 )
 # A closing sentence that delivers a result: `So she makes $20 every day.`
+_SENTENCE_BODY = r"(?:[^\n.!?]|\.(?=\d))*+"
+# The last sentence of a text, when it holds a number; and one that concludes (`So she makes $36
+# every day.`).
+_LAST_SENTENCE = re.compile(
+    r"(?:^|[.!?:]\s+|\n)(?P<sentence>(?:[^\n.!?\d]|\.(?=\d))*+\d"
+    rf"{_SENTENCE_BODY})[.!?]?[ \t*_]*\s*\Z"
+)
 _CONCLUSION = re.compile(
-    r"(?:^|[.!?]\s+|\n)[ \t*_]*(?:so|therefore|thus|hence|in[ \t]+total|the[ \t]+(?:correct|right"
-    r"|final)[ \t]+(?:total|result|amount))\b[^\n.!?]*\d[^\n]*\Z",
+    r"(?:so|therefore|thus|hence|in[ \t]+total|the[ \t]+(?:correct|right|final)[ \t]+"
+    r"(?:total|result|amount))\b",
     re.IGNORECASE,
 )
 # Another value offered after a hedged statement, without an answer mark: `…, but it could be 20`,
 # `Or maybe 20.`
 _OTHER_VALUE = re.compile(
-    r"\b(?:or|but|alternatively|otherwise|maybe|perhaps|possibly|could|might)\b[^.!?\n\d]{0,80}\d",
+    r"\b(?:or|but|alternatively|otherwise|maybe|perhaps|possibly|could|might|though|although"
+    r"|else)\b[^.!?\n\d]{0,80}\d",
     re.IGNORECASE,
 )
+_DIGIT = re.compile(r"\d")
+_UNIT_WORD = re.compile(r"[\d,.]*+\}?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}")
+# The result of a computation in the working: `= 36`, `= $36`.
+_COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200
 _CONCLUSION_LOOK = 400
 """Characters at the end of a text in which its closing sentence is looked for."""
@@ -120,7 +135,7 @@ _VALUE_WINDOW = 200
 _SCENARIO_LOOK = 600
 """Characters before a hedged statement in which the statement it is an alternative to is
 looked for (`If she eats them, \\boxed{20}. If she sells them, \\boxed{26}.`)."""
-_RULES = ("answer_line", "hash_line", "boxed", "answer_tag", "json", "answer_is")
+_RULES = ("answer_line", "hash_line", "boxed", "answer_tag", "json", "answer_is", "a_line")
 
 
 @dataclass(frozen=True)
@@ -167,9 +182,14 @@ def deliver(
         )
     tail = text[current.end :]
     folded = tail.lower()
+    if _offers_other(reader, current):
+        # `The answer is probably 18, but it could be 20.`, `18 (though 20 is also possible)`:
+        # two candidates, no one answer.
+        return NoAnswer(HEDGED_BOTH)
     if not any(keyword in folded for keyword in _KEYWORDS) and _RETRACTION.search(tail) is None:
-        if current.hedged and _OTHER_VALUE.search(text, current.end, current.end + _OTHER_LOOK):
-            return NoAnswer(HEDGED_BOTH)
+        closing = None if cut or stops else _closing_correction(reader, current)
+        if closing is not None:
+            return closing
         return None if current.start == start else (current.rule, (current.value, current.text))
     alternative = False
     retracted_at: int | None = None
@@ -194,13 +214,60 @@ def deliver(
         retracted_at = retraction.end()
     if retracted_at is not None:
         return _after_retraction(reader, retracted_at, cut or stops)
-    offered = _OTHER_VALUE.search(text, current.end, current.end + _OTHER_LOOK)
-    if current.hedged and (alternative or offered):
-        # `The answer is probably 18, but it could be 20.`: two guesses, no one answer.
+    if current.hedged and (alternative or _offers_other(reader, current)):
         return NoAnswer(HEDGED_BOTH)
+    closing = None if cut or stops else _closing_correction(reader, current)
+    if closing is not None:
+        return closing
     if current.start == start:
         return None
     return current.rule, (current.value, current.text)
+
+
+def _offers_other(reader: Reader, statement: Statement) -> bool:
+    """Whether another value is offered beside the statement's: after a hedge or alternative
+    word in the rest of its sentence, or (for a hedged statement) in the text right after it;
+    the same quantity in another unit (`$18, or 1800 cents`) is not another value."""
+    text = reader.text
+    first = _DIGIT.search(text, statement.start, statement.end)
+    begin = statement.end if first is None else first.end()
+    closed = SENTENCE_END.search(text, statement.end, statement.end + _SENTENCE_LOOK)
+    stop = closed.start() if closed is not None else min(len(text), statement.end + _OTHER_LOOK)
+    if statement.hedged:
+        stop = max(stop, min(len(text), statement.end + _OTHER_LOOK))
+    for offered in _OTHER_VALUE.finditer(text, begin, stop):
+        other = reader.value_of(text[offered.end() - 1 : offered.end() + _VALUE_WINDOW // 4])
+        if other is not None and not same_number(other, statement.value):
+            unit = _UNIT_WORD.match(text, offered.end())
+            if not (same_quantity(other, statement.value) and unit is not None):
+                return True
+    return False
+
+
+def _closing_correction(reader: Reader, current: Statement) -> tuple[str, Found] | None:
+    """A closing sentence after the statement that delivers another value the working after the
+    statement computed (`ANSWER: 18` … `9 * 4 = 36.` … `So she makes $36 every day.`)."""
+    text = reader.text
+    closing = _last_sentence(text, current.end)
+    if closing is None or not _CONCLUSION.match(closing.group("sentence").lstrip(" \t*_")):
+        return None
+    found = find_last_number(reader.with_text(closing.group("sentence")))
+    if found is None or same_number(found[0], current.value):
+        return None
+    for computed in _COMPUTED.finditer(text, current.end, closing.start() + 1):
+        value = reader.value_of(computed.group("value"))
+        if value is not None and same_number(value, found[0]):
+            return "last_number", found
+    return None
+
+
+def _last_sentence(text: str, start: int) -> re.Match[str] | None:
+    """The text's last sentence, from ``start`` on, when it holds a number and commits to it."""
+    # From just before ``start``: the boundary that opens the first sentence is read with it.
+    closing = _LAST_SENTENCE.search(text, max(start - 2, len(text) - _CONCLUSION_LOOK, 0))
+    if closing is None or _hedged(text, closing.start("sentence"), closing.end("sentence")):
+        return None
+    return closing
 
 
 def _earlier(reader: Reader, anchor: Statement) -> Statement | None:
@@ -242,6 +309,8 @@ def _statements(reader: Reader, start: int, end: int | None = None) -> list[Stat
             if rule == "answer_tag":
                 stated = stated.split("<", 1)[0]
             value, stated_end = reader.value_of(stated), mark.end() + len(stated)
+            if value is None and rule != "a_line" and _DIGIT.search(stated) is None:
+                value = number_in_words(stated.strip(" \t*_`.\"'"))  # `<answer>twenty</answer>`
         if value is None:
             continue
         snippet = text[mark.start() : stated_end]
@@ -278,11 +347,13 @@ def _other_unit(text: str, current: Statement, later: Statement) -> bool:
 
 
 def _after_retraction(reader: Reader, at: int, cut: bool) -> tuple[str, Found] | NoAnswer:
-    """After a retraction no statement followed: a finished text's closing sentence delivers
-    its number (`So she makes $20 every day.`); a cut text, or one without such a sentence,
-    delivers nothing."""
-    tail = reader.text[at:]
-    if cut or _CONCLUSION.search(tail.rstrip()[-_CONCLUSION_LOOK:]) is None:
+    """After a retraction no statement followed: the last sentence after the retraction's own
+    (`She actually makes $20 a day.`) delivers its number in a finished text; a cut text, or one
+    with no such sentence, delivers nothing."""
+    text = reader.text
+    retraction_end = SENTENCE_END.search(text, at)
+    if cut or retraction_end is None:
         return NoAnswer(RETRACTED)
-    found = find_last_number(reader.with_text(tail))
+    closing = _last_sentence(text, retraction_end.end())
+    found = None if closing is None else find_last_number(reader.with_text(closing.group(0)))
     return NoAnswer(RETRACTED) if found is None else ("last_number", found)

@@ -26,6 +26,15 @@ from gsm8k.grading.reader import UNIT_FACTORS, Found, Reader, ratio_in
 from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number"
+# A courtesy after the final statement, which may hold a digit (`Let me know if you have 2 more
+# questions!`): not working, and not a number of the answer.
+_COURTESY = re.compile(
+    r"(?:let[ \t]+me[ \t]+know|feel[ \t]+free|hope[ \t]+(?:this|that|it)|I[ \t]+hope"
+    r"|happy[ \t]+to[ \t]+help|thanks?\b|thank[ \t]+you)[^\n]{0,200}",
+    re.IGNORECASE,
+)
+_COURTESY_LOOK = 400
+_SYMBOLS_ONLY = re.compile(r"[?？!¿…\-–—/]+")
 
 _NUMBER_ONLY = re.compile(r"[ \t*_`$\\(]*[-−]?[$£€]?[ \t]?\d[\d,. ]*[ \t*_`)%.]*")
 _OPENING_HASH = re.compile(r"\A[ \t\n]*####[ \t]*(?P<value>[^\n]{1,80})\n")
@@ -64,6 +73,11 @@ _COLON_STATEMENT = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _DIGIT = re.compile(r"\d")
+_QUALIFIER_ONLY = re.compile(
+    r"[ \t*_$\\]*(?:(?:either|maybe|perhaps|probably|possibly|about|approximately|around"
+    r"|roughly|nearly|almost|exactly|just|only|at[ \t]+(?:least|most))[ \t*_$\\]*)+",
+    re.IGNORECASE,
+)
 _NUMBERED_STEP = re.compile(r"[ \t*_]*\d{1,2}[.)][ \t]+[^\W\d_]{2}")
 _LETTER = re.compile(r"[^\W\d_]")
 _UNIT_WORD = re.compile(r"(?:[ \t]|\\[ ,;]|\\text\{|\\mathrm\{|\})*(?P<unit>[A-Za-z]{2,20})")
@@ -105,6 +119,8 @@ def is_heading(value: str) -> bool:
         return True
     first_digit = _DIGIT.search(value)
     before = value[: first_digit.start()] if first_digit else value
+    if first_digit is not None and _QUALIFIER_ONLY.fullmatch(before):
+        return False  # `#### either 18 or 20`, `#### about 18`: a stated value, qualified
     return len(_LETTER.findall(before)) >= 2
 
 
@@ -134,16 +150,25 @@ def final_words(reader: Reader) -> Found | str | None:
     after it: its number words' value, or why there is none."""
     text = reader.text
     last_colon = max(text.rfind(":"), text.rfind("："))
-    if last_colon < 0 or _DIGIT.search(text, last_colon):
+    if last_colon < 0:
+        return None
+    if _DIGIT.search(text, last_colon) and (
+        len(text) - last_colon > _COURTESY_LOOK or _COURTESY.search(text, last_colon) is None
+    ):
         return None  # every statement has a digit after it (the common case, found cheaply)
     last = None
     for statement in _COLON_STATEMENT.finditer(text):
         last = statement
-    if last is None or _DIGIT.search(text, last.start("value")):
+    if last is None or _DIGIT.search(last.group("value")):
         return None
+    after = text[last.end() :]
+    if _DIGIT.search(after) and not _COURTESY.fullmatch(after.strip()):
+        return None  # working after the line: the later rules read it
     value_text = last.group("value").strip(" \t*_`.")
     if not _LETTER.search(value_text):
-        return None  # `ANSWER:` alone: the line after it is read by the answer-line rule
+        # `ANSWER:` alone: the line after it is read by the answer-line rule; `ANSWER: ?` is an
+        # answer slot that holds no number.
+        return NOT_A_NUMBER_IN_WORDS if _SYMBOLS_ONLY.fullmatch(value_text) else None
     value = number_in_words(value_text)
     return NOT_A_NUMBER_IN_WORDS if value is None else (value, last.group(0).strip())
 

@@ -135,6 +135,9 @@ _OTHER_MINUS = re.compile(rf"(?<![{_NOT_BEFORE}])[{re.escape(_OTHER_MINUS_SIGNS)
 _RIGHT_TO_LEFT_OVERRIDE = re.compile("\u202e[^\u202c\n]*\u202c?")
 
 
+_DEGREE_MARK = re.compile(r"(?<=\d)[ \t]*+\^[ \t]*+(?:\{[ \t]*+\\circ[ \t]*+\}|\\circ)|\\degree\b")
+
+
 def join_split_numbers(text: str) -> str:
     """Drop invisible and formatting characters from inside numbers: ``1\\u200b8`` is 18.
 
@@ -147,6 +150,8 @@ def join_split_numbers(text: str) -> str:
     text = _SPLIT_NUMBER.sub("", text)
     if any(minus in text for minus in _OTHER_MINUS_SIGNS):  # a fast scan spares most texts
         text = _OTHER_MINUS.sub("-", text)
+    if "\\circ" in text or "\\degree" in text:
+        text = _DEGREE_MARK.sub("°", text)  # `49^\\circ` is 49 degrees, never a power of 49
     return text
 
 

@@ -48,11 +48,20 @@ _JSON_ALTERNATIVES = re.compile(
 _JSON_OBJECT_LOOK = 400
 """Characters around the last answer field in which alternatives to it are looked for."""
 EMPTY_SLOT = "the answer slot holds no number: no answer"
+# Words that say there is no answer: such a `####` line is the answer slot wherever it stands.
+_NO_ANSWER_WORDS = re.compile(
+    r"\b(?:not[ \t]+enough|cannot|can['’]?t|insufficient|unknown|undetermined|indeterminate"
+    r"|not[ \t]+(?:possible|determinable)|impossible|none|n/a|no[ \t]+answer)\b",
+    re.IGNORECASE,
+)
 _SLOT_CLOSED = re.compile(r"</answer>", re.IGNORECASE)
 _LAST_LINE_REST = re.compile(r"[ \t*_`.]*\s*\Z")
 _NUMERIC_MARK = re.compile(r"\\boxed|####[ \t*_$\\]*[-−]?\d|<answer>[ \t\n]{0,20}[-−$]?\d")
 _ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]*)", re.IGNORECASE)
 _A_LINE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<value>[^\n]*)")
+_A_NUMBER_LINE = re.compile(
+    r"^[ \t]*A[ \t]*[:：][ \t]*(?P<value>[*_$]*[-−]?\d[^\n]*)", re.MULTILINE
+)
 # Only ever applied to lines of at most _NEXT_LINE_LIMIT characters.
 _NUMBER_ONLY = re.compile(r"(?:\\boxed|[*_`$\\()\[\]{}.,%£€\s-])*\d[*_`$\\()\[\]{}.,%£€\s\d-]*")
 _NEXT_LINE = re.compile(r"(?:[ \t]*\n)+[ \t]*(?P<line>[^\n]*)")
@@ -257,7 +266,7 @@ def find_hash_line(reader: Reader) -> Found | NoAnswer | None:
         words = last.group("value")
         if (
             not _FIRST_DIGIT.search(words)
-            and _LAST_LINE_REST.match(reader.text, last.end())
+            and (_LAST_LINE_REST.match(reader.text, last.end()) or _NO_ANSWER_WORDS.search(words))
             and _NUMERIC_MARK.search(reader.text, 0, last.start()) is None
         ):
             # `#### not enough information`, `#### twenty` closing the text: the answer slot in
@@ -304,12 +313,20 @@ def _boxes_offered_as_choice(reader: Reader, spans: list[tuple[int, int]]) -> bo
 _CHOICE_GAP = 40
 
 
-def find_a_line(reader: Reader) -> Found | None:
+def find_a_line(reader: Reader) -> Found | NoAnswer | None:
+    """A final ``A: 18`` line; or the last ``A:`` line that opens with a number, when chatter or
+    an aside follows it (`A: 18` then `(Some might get 23 …)`)."""
     text = reader.text.rstrip()
     last_line_start = text.rfind("\n") + 1
     match = _A_LINE.fullmatch(text, last_line_start)
     if match is None:
-        return None
+        for line in _A_NUMBER_LINE.finditer(text):
+            match = line
+        if match is None:
+            return None
+    refused = reader.refusal(match.group("value").strip())
+    if refused is not None:
+        return NoAnswer(refused)  # `A: 18, perhaps 23`: two candidates, no answer
     value = reader.value_of(match.group("value"))
     return None if value is None else (value, match.group(0).strip())
 
