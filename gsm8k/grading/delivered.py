@@ -37,7 +37,8 @@ from decimal import Decimal
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
-from gsm8k.grading.reader import SENTENCE_END, Found, Reader, same_quantity
+from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.rules import DECORATION, NoAnswer, boxed_spans
 from gsm8k.grading.words import number_in_words
 
@@ -77,6 +78,9 @@ _HEDGE = re.compile(
 )
 _WEAK = frozenset(("would", "could", "might"))
 """Hedge words that make the statement the rules found hedged only with a condition."""
+_SCENARIO_OPENING = re.compile(
+    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|unless|in[ \t]+case|when)\b", re.IGNORECASE
+)
 _CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case)\b", re.I)
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
@@ -278,7 +282,12 @@ def _earlier(reader: Reader, anchor: Statement) -> Statement | None:
         for s in _statements(reader, window, anchor.start)
         if s.end <= anchor.start and not same_number(s.value, anchor.value)
     ]
-    return earlier[-1] if earlier else None
+    if not earlier:
+        return None
+    # Judged as the rules' statement is: `Jen will earn \\boxed{34} if she sells everything.`
+    # commits to 34; a condition alone does not hedge it.
+    last = earlier[-1]
+    return replace(last, hedged=_hedged(reader.text, last.start, last.end, scenario=True))
 
 
 def _statements(reader: Reader, start: int, end: int | None = None) -> list[Statement]:
@@ -319,7 +328,7 @@ def _statements(reader: Reader, start: int, end: int | None = None) -> list[Stat
     return found
 
 
-def _hedged(text: str, start: int, end: int, anchor: bool = False) -> bool:
+def _hedged(text: str, start: int, end: int, anchor: bool = False, scenario: bool = False) -> bool:
     """Whether the sentence that holds ``text[start:end]`` does not commit to its value: a hedge
     word in it, a question mark closing it, or a condition. The statement the rules found is
     read as hedged only by a hedge word, or a condition with `would`, `could`, `might`: `If we
@@ -332,6 +341,11 @@ def _hedged(text: str, start: int, end: int, anchor: bool = False) -> bool:
     sentence = text[sentence_start:sentence_end]
     words = {hedge.group(0).lower() for hedge in _HEDGE.finditer(sentence)}
     conditional = _CONDITION.search(sentence) is not None
+    if scenario:
+        # A statement before a hedged one: hedged as the rules' statement is, or when its
+        # sentence opens on a condition (`If she sells all the eggs, \\boxed{26}.`).
+        opens = _SCENARIO_OPENING.match(sentence) is not None
+        return opens or bool(words - _WEAK) or (bool(words) and conditional)
     if anchor:
         return bool(words - _WEAK) or (bool(words) and conditional)
     return bool(words) or conditional

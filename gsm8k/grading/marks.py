@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 
 from gsm8k.grading.fallback import find_last_number
-from gsm8k.grading.reader import UNIT_FACTORS, Found, Reader, ratio_in
+from gsm8k.grading.reader import Found, Reader
+from gsm8k.grading.refusals import UNIT_FACTORS, ratio_in
 from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number"
@@ -68,7 +69,8 @@ _DANGLING_MARKER = re.compile(
 )
 _DANGLING_WINDOW = 200
 _COLON_STATEMENT = re.compile(
-    rf"^[ \t*_#>`-]*(?:answer|{_FINAL_WORDS}|antwort|respuesta|réponse|ответ|jibu|答案|答え|答)"
+    rf"^[ \t*_#>`-]*(?:answer|{_FINAL_WORDS}|antwort|respuesta|réponse|ответ|jibu|答案|答え|答"
+    r"|(?-i:A))"
     r"[ \t*_]*[:：][ \t*_]*(?P<value>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -193,14 +195,14 @@ def box_in_asked_unit(
         return None
     sentences = _SENTENCE_BREAK.split(question[:_QUESTION_LIMIT])
     asked = " ".join(sentence for sentence in sentences if "?" in sentence).lower()
-    units = [_unit_of(text, start, end) for start, end in spans[-2:]]
+    units = [unit_of(text, start, end) for start, end in spans[-2:]]
     hits = [unit is not None and _names_unit(asked, unit) for unit in units]
     if hits[0] == hits[1]:
         return None
     return spans[-2] if hits[0] else spans[-1]
 
 
-def _unit_of(text: str, start: int, end: int) -> str | None:
+def unit_of(text: str, start: int, end: int) -> str | None:
     """The unit word written inside a box after its number, or right after the box."""
     digits = list(_DIGIT.finditer(text, start, end))
     inside = _UNIT_WORD.match(text, digits[-1].end(), end) if digits else None

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from gsm8k.grading.reader import BOUND, EXPRESSION, HEDGED, SENTENCE_END, Found, Reader
+from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.refusals import BOUND, EXPRESSION, HEDGED
 from gsm8k.grading.rules import NoAnswer
 
 VALUE_WINDOW = 200

@@ -12,8 +12,9 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading
-from gsm8k.grading.reader import HEDGED, Found, Reader, same_quantity
+from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading, unit_of
+from gsm8k.grading.reader import Found, Reader
+from gsm8k.grading.refusals import HEDGED, same_quantity
 from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_BOXED = "the final \\boxed{} answer holds no number"
@@ -307,10 +308,22 @@ def _boxes_offered_as_choice(reader: Reader, spans: list[tuple[int, int]]) -> bo
         return False
     one = reader.value_of(reader.text[first_start:first_end])
     other = reader.value_of(reader.text[second_start:second_end])
-    return one is not None and other is not None and not same_quantity(one, other)
+    if one is None or other is None or one == other:
+        return False
+    # One quantity in two units needs a unit on each box (`\\boxed{2} hours or \\boxed{120}
+    # minutes`); `\\boxed{5} or \\boxed{15}` are two answers.
+    units = (
+        unit_of(reader.text, first_start, first_end),
+        unit_of(reader.text, second_start, second_end),
+    )
+    named = [unit for unit in units if unit is not None and unit not in _JOINING_WORDS]
+    same = same_quantity(one, other) and len(named) == 2 and named[0] != named[1]
+    return not same
 
 
 _CHOICE_GAP = 40
+_JOINING_WORDS = frozenset(("or", "and", "to", "vs", "versus"))
+"""Words after a box that join it to the next one: no unit."""
 
 
 def find_a_line(reader: Reader) -> Found | NoAnswer | None:
