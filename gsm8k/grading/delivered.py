@@ -40,6 +40,7 @@ from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.rules import DECORATION, NoAnswer, boxed_spans
+from gsm8k.grading.sections import stops_mid_sentence
 from gsm8k.grading.words import number_in_words
 
 RETRACTED = "the answer statement is retracted and nothing after it states an answer"
@@ -81,6 +82,10 @@ _WEAK = frozenset(("would", "could", "might"))
 _SCENARIO_OPENING = re.compile(
     r"[\s*_(>-]*(?:if|assuming|suppose|supposing|unless|in[ \t]+case|when)\b", re.IGNORECASE
 )
+_HEDGE_HINTS: tuple[str, ...] = ("?", "？", "may", "perhap", "possib", "probab", "might", "could")
+_HEDGE_HINTS += ("would", "think", "believe", "guess", "sure", "altern", "otherwise", "either")
+_HEDGE_HINTS += ("if", "unless", "assum", "suppos", "case", "when")
+"""A part of every hedge and condition word, in lower case: most sentences hold none."""
 _CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case)\b", re.I)
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
@@ -155,7 +160,7 @@ class Statement:
 
 
 def deliver(
-    reader: Reader, rule: str, found: Found, cut: bool, stops: bool
+    reader: Reader, rule: str, found: Found, cut: bool
 ) -> tuple[str, Found] | NoAnswer | None:
     """What the answer statement ``found`` (by ``rule``, in ``reader.text``) delivers.
 
@@ -164,7 +169,6 @@ def deliver(
         rule: The rule that found the statement (the last-number guess is no statement).
         found: Its value and snippet.
         cut: Whether a stop reason says the generation was cut at the token limit.
-        stops: Whether the text stops mid-sentence.
 
     Returns:
         ``None`` when the statement stands; a later statement's rule and value when it corrects
@@ -191,7 +195,7 @@ def deliver(
         # two candidates, no one answer.
         return NoAnswer(HEDGED_BOTH)
     if not any(keyword in folded for keyword in _KEYWORDS) and _RETRACTION.search(tail) is None:
-        closing = None if cut or stops else _closing_correction(reader, current)
+        closing = None if _unfinished(text, cut) else _closing_correction(reader, current)
         if closing is not None:
             return closing
         return None if current.start == start else (current.rule, (current.value, current.text))
@@ -217,15 +221,20 @@ def deliver(
     if retraction is not None:
         retracted_at = retraction.end()
     if retracted_at is not None:
-        return _after_retraction(reader, retracted_at, cut or stops)
+        return _after_retraction(reader, retracted_at, _unfinished(text, cut))
     if current.hedged and (alternative or _offers_other(reader, current)):
         return NoAnswer(HEDGED_BOTH)
-    closing = None if cut or stops else _closing_correction(reader, current)
+    closing = None if _unfinished(text, cut) else _closing_correction(reader, current)
     if closing is not None:
         return closing
     if current.start == start:
         return None
     return current.rule, (current.value, current.text)
+
+
+def _unfinished(text: str, cut: bool) -> bool:
+    """Whether the text was cut: by its stop reason, or visibly, mid-sentence."""
+    return cut or stops_mid_sentence(text)
 
 
 def _offers_other(reader: Reader, statement: Statement) -> bool:
@@ -239,6 +248,8 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
     stop = closed.start() if closed is not None else min(len(text), statement.end + _OTHER_LOOK)
     if statement.hedged:
         stop = max(stop, min(len(text), statement.end + _OTHER_LOOK))
+    if _DIGIT.search(text, begin, stop) is None:
+        return False  # no other number at all (the common case, found cheaply)
     for offered in _OTHER_VALUE.finditer(text, begin, stop):
         other = reader.value_of(text[offered.end() - 1 : offered.end() + _VALUE_WINDOW // 4])
         if other is not None and not same_number(other, statement.value):
@@ -339,6 +350,9 @@ def _hedged(text: str, start: int, end: int, anchor: bool = False, scenario: boo
     closed = SENTENCE_END.search(text, end, end + _SENTENCE_LOOK)
     sentence_end = closed.end() if closed is not None else min(len(text), end + _SENTENCE_LOOK)
     sentence = text[sentence_start:sentence_end]
+    folded = sentence.lower()
+    if not any(hint in folded for hint in _HEDGE_HINTS):
+        return False  # no hedge or condition word at all (the common case, found cheaply)
     words = {hedge.group(0).lower() for hedge in _HEDGE.finditer(sentence)}
     conditional = _CONDITION.search(sentence) is not None
     if scenario:

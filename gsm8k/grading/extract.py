@@ -278,7 +278,7 @@ def _found(
     truncated: bool,
 ) -> Extraction:
     # What follows the answer statement decides what it delivers (gsm8k.grading.delivered).
-    delivered = deliver(reader, rule, found, truncated, stops_mid_sentence(text))
+    delivered = deliver(reader, rule, found, truncated)
     if isinstance(delivered, NoAnswer):
         return Extraction(None, "none", False, "", str(delivered))
     if delivered is not None:

@@ -273,6 +273,18 @@ _RULED_OUT_BEFORE = re.compile(
     r"[^.!?\n]{0,60}\Z",
     re.IGNORECASE,
 )
+_RULED_OUT_HINTS: tuple[str, ...] = (
+    "not",
+    "instead",
+    "rather",
+    "mistake",
+    "error",
+    "pitfall",
+    "trap",
+    "wrong",
+)
+_RULED_OUT_HINTS += ("incorrect",)
+"""A part of every ruled-out context, in lower case: most marks have none before them."""
 _QUOTE_LOOK = 42
 _EXAMPLE_LOOK = 40
 _RULED_OUT_LOOK = 120
@@ -292,8 +304,9 @@ def without_example_marks(text: str) -> str:
         example = _FORMAT_EXAMPLE_BEFORE.search(
             text, max(0, mark.start() - _EXAMPLE_LOOK), mark.start()
         )
-        ruled_out = _RULED_OUT_BEFORE.search(
-            text, max(0, mark.start() - _RULED_OUT_LOOK), mark.start()
+        before = text[max(0, mark.start() - _RULED_OUT_LOOK) : mark.start()]
+        ruled_out = any(hint in before.lower() for hint in _RULED_OUT_HINTS) and (
+            _RULED_OUT_BEFORE.search(before)
         )
         if quoted or example or ruled_out:
             spans.append((mark.start(), mark.end()))

@@ -209,7 +209,9 @@ def find_json(reader: Reader) -> Found | NoAnswer | None:
             around = text[
                 max(0, match.start() - _JSON_OBJECT_LOOK) : match.end() + _JSON_OBJECT_LOOK
             ]
-            if _JSON_ALTERNATIVES.search(around):
+            if ("ltern" in around or "nswers" in around or "ther" in around) and (
+                _JSON_ALTERNATIVES.search(around)
+            ):
                 return NoAnswer(HEDGED)  # `{"answer": 18, "alternatives": [20]}`: not one answer
             if match.group("null") is not None:
                 return NoAnswer(EMPTY_SLOT)  # `"answer": null`: never the working's number
