@@ -32,7 +32,8 @@ SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
 _NEGATED_NUMBER = re.compile(
     r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+"
     r"|~~[^~\n]{1,40}~~"
-    r"|[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+(?:[ \t]++(?!(?:actually|no|sorry|wait)\b)[A-Za-z]{2,12})?"
+    r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
+    r"(?:[ \t]++(?!(?:actually|no|sorry|wait)\b)[A-Za-z]{2,12})?"
     r"[ \t]*+(?:[,;:—–-]|\.\.\.|…)?[ \t]*+"
     r"(?:actually|no|sorry|I[ \t]+mean|wait|make[ \t]+(?:it|that))"
     r"\b[ \t,:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
