@@ -34,13 +34,13 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.rules import DECORATION, NoAnswer, boxed_spans
-from gsm8k.grading.sections import stops_mid_sentence
 from gsm8k.grading.words import number_in_words
 
 RETRACTED = "the answer statement is retracted and nothing after it states an answer"

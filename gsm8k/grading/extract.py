@@ -53,6 +53,7 @@ from typing import Literal, cast, get_args
 
 from gsm8k.grading.delivered import deliver
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
+from gsm8k.grading.endings import CUT_TEXT_LENGTH, left_as_draft, stops_mid_sentence, strip_padding
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.marks import (
     cut_restatement,
@@ -80,15 +81,11 @@ from gsm8k.grading.rules import (
 from gsm8k.grading.rules import NOT_A_NUMBER_BOXED as NOT_A_NUMBER_BOXED
 from gsm8k.grading.sections import (
     CUT_AFTER_DRAFT,
-    CUT_TEXT_LENGTH,
     EMPTY_ANSWER,
     ENDS_IN_LOOP,
     FOLLOW_UP,
     Sections,
     answer_sections,
-    left_as_draft,
-    stops_mid_sentence,
-    strip_padding,
 )
 from gsm8k.grading.sections import UNCLOSED_REASONING as UNCLOSED_REASONING
 from gsm8k.grading.sections import split_reasoning as split_reasoning
