@@ -7,7 +7,7 @@ thinking never delivered an answer, whatever it says. A loop to the limit, or a 
 answer is judged by the delivery policy (:mod:`gsm8k.grading.delivery`). An
 invented follow-up (a new "Question:" in any of the MGSM languages, a chat role marker) after
 the first stated answer is cut off. Invisible characters inside numbers are dropped
-(:func:`gsm8k.grading.numbers.join_split_numbers`).
+(:func:`gsm8k.grading.glyphs.join_split_numbers`).
 
 Two final statements are read first: an answer line or heading in words with no digit after it
 (``ANSWER: eighteen`` is 18; words without a number are no answer), and a final-answer heading in
@@ -55,6 +55,7 @@ from gsm8k.grading.delivered import deliver
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
 from gsm8k.grading.endings import CUT_TEXT_LENGTH, left_as_draft, stops_mid_sentence, strip_padding
 from gsm8k.grading.fallback import find_last_number
+from gsm8k.grading.glyphs import join_split_numbers
 from gsm8k.grading.marks import (
     cut_restatement,
     final_heading_start,
@@ -63,7 +64,7 @@ from gsm8k.grading.marks import (
     without_dangling_marker,
     without_example_marks,
 )
-from gsm8k.grading.numbers import join_split_numbers, normalize
+from gsm8k.grading.numbers import normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
 from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
 from gsm8k.grading.rules import (
