@@ -30,8 +30,11 @@ SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
 # `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out; `~~18~~` struck out;
 # `18, actually 20`, `18 — no, 20`, `18, sorry, 20`: a value taken back before the one it states.
 _NEGATED_NUMBER = re.compile(
-    r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+"
-    r"|~~[^~\n]{1,40}~~"
+    r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
+    re.IGNORECASE,
+)
+_TAKEN_BACK = re.compile(
+    r"~~[^~\n]{1,40}~~"
     r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
     r"(?:[ \t]++(?!(?:actually|no|sorry|wait)\b)[A-Za-z]{2,12})?"
     r"[ \t]*+(?:[,;:—–-]|\.\.\.|…)?[ \t]*+"
@@ -39,6 +42,8 @@ _NEGATED_NUMBER = re.compile(
     r"\b[ \t,:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
+_TAKEN_BACK_HINTS = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
+"""A part of every taking-back word, in lower case: most stated values have none."""
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(
     r"[ \t*_`]*+(?:\$|\\\$)?[ \t]*+(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*+",
@@ -222,7 +227,11 @@ class Reader:
         equals = _last_working_equals(snippet)
         stated = snippet if equals is None else snippet[equals + 1 :]
         # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
-        return _NEGATED_NUMBER.sub(" ", stated)
+        stated = _NEGATED_NUMBER.sub(" ", stated)
+        folded = stated.lower()
+        if any(hint in folded for hint in _TAKEN_BACK_HINTS):
+            stated = _TAKEN_BACK.sub(" ", stated)
+        return stated
 
     def _first_number(self, stated: str) -> re.Match[str] | None:
         # The plain pattern: where a value starts does not depend on the text's dot convention,
