@@ -36,8 +36,8 @@ _FUNCTION_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _FUNCTION_AFTER = re.compile(
-    r"[ \t]*(?:\\?%|[ \t]*percent)[ \t]+of[ \t]+\\?[$£€¥₹]?\d"
-    r"|[ \t]*(?:squared|cubed|to[ \t]+the[ \t]+power)\b|[ \t]*(?:\\pi\b|π)"
+    r"[ \t]*+(?:\\?%|percent)[ \t]++of[ \t]++\\?[$£€¥₹]?\d"
+    r"|[ \t]*+(?:squared|cubed|to[ \t]+the[ \t]+power)\b|[ \t]*+(?:\\pi\b|π)"
     r"|!(?=[ \t]*(?:$|[=+*×/}]))",
     re.IGNORECASE,
 )
