@@ -90,13 +90,15 @@ _CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
 _RETRACTION = re.compile(
-    r"(?:^|[.!?:]\s|\n)[ \t*_#>]*+(?:(?:hmm|wait|but|oh|actually|ah)[ \t,.!…]*+)*"
+    r"(?:^|[.!?:]\s|\n)[ \t*_#>]*+(?:(?:hmm|wait|but|oh|actually|ah|hold[ \t]+on)[ \t,.!…]*+)*"
     r"(?:oh[ \t]+no\b|oops\b|I[ \t]+(?:made|have[ \t]+made)[ \t]+(?:a|an)[ \t]+(?:mistake|error)"
-    r"|I[ \t]+was[ \t]+wrong|that(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)"
+    r"|I[ \t]+was[ \t]+wrong"
+    r"|that(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+(?:right|correct))"
     r"|correction[ \t*_]*:|on[ \t]+second[ \t]+thought|scratch[ \t]+that"
     r"|I[ \t]+(?:misread|misunderstood|overlooked|forgot|miscalculated|miscounted)\b"
     r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
-    r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect))",
+    r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect)"
+    r"|(?:that|this)[ \t]+can(?:'t|not)[ \t]+be[ \t]+right|never[ \t]*mind\b)",
     re.IGNORECASE | re.MULTILINE,
 )
 # A closing sentence that delivers a result: `So she makes $20 every day.`
