@@ -86,6 +86,8 @@ ROWS = [
     pytest.param(
         "ANSWER: 18\n\nLet me know if I made a mistake!", "18", id="courtesy-is-no-retraction"
     ),
+    pytest.param("ANSWER: 18\n\nWait, that can't be right.", None, id="retraction-cant-be-right"),
+    pytest.param("ANSWER: 18\n\nNever mind.", None, id="retraction-never-mind"),
     # --- one statement, two candidates --------------------------------------------------------
     pytest.param("ANSWER: 18, perhaps 20", None, id="two-candidates-perhaps"),
     pytest.param("ANSWER: 18 or maybe 20", None, id="two-candidates-or-maybe"),
