@@ -42,6 +42,7 @@ _TAKEN_BACK = re.compile(
     r"\b[ \t,:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
+RULED_OUT = "the stated answer only rules a value out (not 18): it states none"
 _TAKEN_BACK_HINTS = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
 """A part of every taking-back word, in lower case: most stated values have none."""
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
@@ -161,7 +162,11 @@ class Reader:
     def refusal(self, snippet: str) -> str | None:
         """Why a stated answer holds a number that is not its value (an expression, a hedge)."""
         stated = self._stated(snippet)
-        return None if stated is None else self._refused(stated)
+        if stated is None:
+            return None
+        if NUMBER_PATTERN.search(stated) is None and _NEGATED_NUMBER.search(snippet):
+            return RULED_OUT  # `ANSWER: not 18`: the only value stated is ruled out
+        return self._refused(stated)
 
     def value_at(self, match: re.Match[str], text: str) -> Decimal | None:
         """The value of a number match in ``text``, a mixed number read whole (`3 2/5` is 3.4)."""
