@@ -42,9 +42,13 @@ MODULES = (
     "fallback",
     "golds",
     "delivery",
+    "delivered",
     "marks",
     "rules",
     "question",
+    "refusals",
+    "endings",
+    "glyphs",
 )
 """The grading modules whose patterns are attacked (``gsm8k.grading.<name>``)."""
 ONE_LINE = "ANSWER: 18"

@@ -12,13 +12,13 @@ import pytest
 from benchmarks.build_reasoning_completions import BUILD_COMMAND, OUT
 from benchmarks.labelled_completions import REASONING, load_completions
 from gsm8k.grading.delivery import LOOP_STATES_OTHER, TENTATIVE
+from gsm8k.grading.endings import ends_in_loop
 from gsm8k.grading.extract import NOT_A_NUMBER_BOXED, extract_answer
 from gsm8k.grading.sections import (
     CUT_AFTER_DRAFT,
     EMPTY_ANSWER,
     NO_FINAL_CHANNEL,
     THINKING_CUT_OFF,
-    ends_in_loop,
 )
 from gsm8k.grading.verdict import extract_and_compare
 
@@ -89,7 +89,7 @@ ROWS = [
         id="answer-sentence-then-chatter-is-not-a-heading",
     ),
     pytest.param(
-        "ANSWER: 18\nJanet sells 9 eggs.\nAt $2 each.\nThat is \\boxed{17}.",
+        "ANSWER: 18\nJanet sells 9 eggs.\nAt $2 each.\nThat is \\boxed{18}.",
         "18",
         "18",
         "answer_line",

@@ -232,9 +232,7 @@ FALSE_ACCEPTS: list[object] = [
     pytest.param("Maybe \\boxed{18}? Hmm, wait, I need to reconsider whether she eats", "18",
                  True, None, id="cut-questioned-box"),
     pytest.param("ANSWER: 18\nWait, actually that's wrong, she bakes with 4 so the real answer is",
-                 "18", True, None,
-                 marks=_hole("an answer line the cut-off text calls wrong counts as delivered"),
-                 id="cut-retracted-answer-line"),
+                 "18", True, None, id="cut-retracted-answer-line"),
 ]  # fmt: skip
 
 

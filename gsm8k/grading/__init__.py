@@ -7,11 +7,14 @@ The API, usable without the task, Inspect's solvers or the sandbox::
     verdict = grade("... so she makes 9 * 2 = 18 dollars.\\nANSWER: 18", "18")
     verdict.correct, verdict.answer, verdict.rule  # (True, "18", "answer_line")
 
-Modules, in the order a completion goes through them: ``sections`` (reasoning blocks, answer
-sections, invented follow-ups), ``extract`` (the extraction rules in order, with ``rules`` for the
-explicit marks, ``marks`` for choosing among several, ``phrases``, ``fallback``, ``reader``,
-``question`` for the sample's question and ``words`` for answers in words), ``numbers`` (reading
-and comparing numbers), ``golds`` (GSM-Plus's ``NONE``, fraction and rounded golds), ``verdict``
+Modules, in the order a completion goes through them: ``glyphs`` (characters inside and around
+numbers), ``sections`` (reasoning blocks, answer sections, invented follow-ups) with ``endings``
+(cuts, padding, loops), ``extract`` (the extraction rules in order, with ``rules`` for the
+explicit marks, ``marks`` for choosing among several, ``phrases``, ``fallback``, ``reader`` and
+``refusals`` for what a stated value is, ``question`` for the sample's question and ``words`` for
+answers in words), ``delivered`` (what an answer statement delivers, given what follows it) and
+``delivery`` (loops and cuts after it), ``numbers`` (reading and comparing numbers), ``golds``
+(GSM-Plus's ``NONE``, fraction and rounded golds), ``verdict``
 (the comparison). ``reasons`` names abnormal scores,
 ``scorer`` is the Inspect scorer (``gsm8k_grader``) and ``cli`` the ``gsm8k-grade`` command;
 ``imports`` reads other harnesses' results (lm-eval samples files, Inspect logs) for it.

@@ -7,7 +7,7 @@ thinking never delivered an answer, whatever it says. A loop to the limit, or a 
 answer is judged by the delivery policy (:mod:`gsm8k.grading.delivery`). An
 invented follow-up (a new "Question:" in any of the MGSM languages, a chat role marker) after
 the first stated answer is cut off. Invisible characters inside numbers are dropped
-(:func:`gsm8k.grading.numbers.join_split_numbers`).
+(:func:`gsm8k.grading.glyphs.join_split_numbers`).
 
 Two final statements are read first: an answer line or heading in words with no digit after it
 (``ANSWER: eighteen`` is 18; words without a number are no answer), and a final-answer heading in
@@ -49,21 +49,22 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Literal, get_args
+from typing import Literal, cast, get_args
 
+from gsm8k.grading.delivered import deliver
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
+from gsm8k.grading.endings import CUT_TEXT_LENGTH, left_as_draft, stops_mid_sentence, strip_padding
 from gsm8k.grading.fallback import find_last_number
+from gsm8k.grading.glyphs import join_split_numbers
 from gsm8k.grading.marks import (
-    after_last_hash,
     cut_restatement,
     final_heading_start,
     final_words,
-    hedged,
     opening_guess,
     without_dangling_marker,
     without_example_marks,
 )
-from gsm8k.grading.numbers import join_split_numbers, normalize
+from gsm8k.grading.numbers import normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
 from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
 from gsm8k.grading.rules import (
@@ -81,15 +82,11 @@ from gsm8k.grading.rules import (
 from gsm8k.grading.rules import NOT_A_NUMBER_BOXED as NOT_A_NUMBER_BOXED
 from gsm8k.grading.sections import (
     CUT_AFTER_DRAFT,
-    CUT_TEXT_LENGTH,
     EMPTY_ANSWER,
     ENDS_IN_LOOP,
     FOLLOW_UP,
     Sections,
     answer_sections,
-    left_as_draft,
-    stops_mid_sentence,
-    strip_padding,
 )
 from gsm8k.grading.sections import UNCLOSED_REASONING as UNCLOSED_REASONING
 from gsm8k.grading.sections import split_reasoning as split_reasoning
@@ -205,9 +202,6 @@ def extract_answer(
         if later is not None:
             return later
     found = _apply_rules(reader, completion, sections, truncated, True)
-    corrected = _correction_after_hash(reader, found, completion, sections, truncated)
-    if corrected is not None:
-        return corrected
     if found is not None:
         return found
     if sections.loop:
@@ -228,13 +222,13 @@ def _apply_rules(
     in_words = final_words(reader)
     if isinstance(in_words, tuple):
         rule: Rule = "answer_line" if ANSWER_LINE.match(in_words[1]) else "answer_is"
-        return _found(rule, in_words, completion, text, sections, truncated)
+        return _found(reader, rule, in_words, completion, text, sections, truncated)
     if in_words is not None and stops_mid_sentence(text):
         # `Therefore, April has 10 plant pots left over.\n\nFinal answer: April has` and the cut:
         # the finished sentence it was restating holds the delivered answer.
         restated = cut_restatement(reader)
         if restated is not None:
-            return _found("last_number", restated, completion, text, sections, False)
+            return _found(reader, "last_number", restated, completion, text, sections, False)
     if in_words is not None and _STATED_MARK.search(text) is None:
         # `ANSWER: eighteen dollars`, `最终答案：无法确定。` after numeric working: the model's
         # final statement holds no number, and the working's numbers are not its answer.
@@ -246,7 +240,7 @@ def _apply_rules(
         if isinstance(stated, NoAnswer):
             return Extraction(None, "none", False, "", str(stated))
         if stated is not None:
-            return _found("answer_is", stated, completion, text, sections, truncated)
+            return _found(reader, "answer_is", stated, completion, text, sections, truncated)
     for rule, finder in _FINDERS:
         if rule == "last_number" and not fallback:
             return None
@@ -268,35 +262,26 @@ def _apply_rules(
         if isinstance(found, NoAnswer):
             return Extraction(None, "none", False, "", str(found))
         if found is not None:
-            return _found(rule, found, completion, text, sections, truncated)
+            return _found(reader, rule, found, completion, text, sections, truncated)
     return None
 
 
-def _correction_after_hash(
+def _found(
     reader: Reader,
-    found: Extraction | None,
+    rule: Rule,
+    found: Found,
     completion: str,
+    text: str,
     sections: Sections,
     truncated: bool,
-) -> Extraction | None:
-    """The answer a model states after its last ``#### N`` line, when it corrects that line
-    (`#### 18`, then `Wait, … The final answer is 20.`); ``None`` when nothing after the line
-    states another value, or the later statement is hedged (`maybe the answer is 22 if …`)."""
-    if found is None or found.rule != "hash_line":
-        return None
-    text = _cut_continuation(reader.text, reader.question_text)
-    start = after_last_hash(text)
-    if start is None:
-        return None
-    later = _apply_rules(reader.with_text(text[start:]), completion, sections, truncated, False)
-    if later is None or later.value is None or later.value == found.value:
-        return None
-    return None if hedged(text, later.text) else later
-
-
-def _found(
-    rule: Rule, found: Found, completion: str, text: str, sections: Sections, truncated: bool
 ) -> Extraction:
+    # What follows the answer statement decides what it delivers (gsm8k.grading.delivered).
+    delivered = deliver(reader, rule, found, truncated)
+    if isinstance(delivered, NoAnswer):
+        return Extraction(None, "none", False, "", str(delivered))
+    if delivered is not None:
+        rule = cast(Rule, delivered[0])
+        found = delivered[1]
     value, snippet = found
     if not sections.loop and stops_mid_sentence(completion):
         if left_as_draft(text, snippet):

@@ -22,17 +22,29 @@ from __future__ import annotations
 import re
 
 from gsm8k.grading.fallback import find_last_number
-from gsm8k.grading.reader import UNIT_FACTORS, Found, Reader, ratio_in
+from gsm8k.grading.reader import Found, Reader
+from gsm8k.grading.refusals import UNIT_FACTORS, ratio_in
 from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number"
+# A courtesy after the final statement, which may hold a digit (`Let me know if you have 2 more
+# questions!`): not working, and not a number of the answer.
+_COURTESY = re.compile(
+    r"(?:let[ \t]+me[ \t]+know|feel[ \t]+free|hope[ \t]+(?:this|that|it)|I[ \t]+hope"
+    r"|happy[ \t]+to[ \t]+help|thanks?\b|thank[ \t]+you)[^\n]{0,200}",
+    re.IGNORECASE,
+)
+_COURTESY_LOOK = 400
+_SYMBOLS_ONLY = re.compile(r"[?？!¿…\-–—/]+")
 
 _NUMBER_ONLY = re.compile(r"[ \t*_`$\\(]*[-−]?[$£€]?[ \t]?\d[\d,. ]*[ \t*_`)%.]*")
 _OPENING_HASH = re.compile(r"\A[ \t\n]*####[ \t]*(?P<value>[^\n]{1,80})\n")
 _CLOSING_HASH = re.compile(r"[ \t]*#{1,3}[ \t]*(?P<value>[^\n#]{1,80})")
+# A closing mark after the last sentence, on its line (GRPO-tuned models: `… = 15 flowers. ## 15`).
+_INLINE_CLOSING = re.compile(r"(?<=[.!?*])[ \t]+#{2,4}[ \t]*(?P<value>[-−$]?\d[^\n#]{0,40})\Z")
 _LATER_MARK = re.compile(
     r"\\boxed|####|^[ \t*_#>`-]*answer[ \t*_#>`-]*[:：]|<answer>"
-    r"|(?:^|\n)[ \t]*#{1,3}[ \t]*[-−$]?\d",
+    r"|(?:^|\n)[ \t]*#{1,3}[ \t]*[-−$]?\d|[.!?*][ \t]+#{2,4}[ \t]*[-−$]?\d",
     re.IGNORECASE | re.MULTILINE,
 )
 _FINAL_WORDS = (
@@ -57,11 +69,17 @@ _DANGLING_MARKER = re.compile(
 )
 _DANGLING_WINDOW = 200
 _COLON_STATEMENT = re.compile(
-    rf"^[ \t*_#>`-]*(?:answer|{_FINAL_WORDS}|antwort|respuesta|réponse|ответ|jibu|答案|答え|答)"
+    rf"^[ \t*_#>`-]*(?:answer|{_FINAL_WORDS}|antwort|respuesta|réponse|ответ|jibu|答案|答え|答"
+    r"|(?-i:A))"
     r"[ \t*_]*[:：][ \t*_]*(?P<value>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
 _DIGIT = re.compile(r"\d")
+_QUALIFIER_ONLY = re.compile(
+    r"[ \t*_$\\]*(?:(?:either|maybe|perhaps|probably|possibly|about|approximately|around"
+    r"|roughly|nearly|almost|exactly|just|only|at[ \t]+(?:least|most))[ \t*_$\\]*)+",
+    re.IGNORECASE,
+)
 _NUMBERED_STEP = re.compile(r"[ \t*_]*\d{1,2}[.)][ \t]+[^\W\d_]{2}")
 _LETTER = re.compile(r"[^\W\d_]")
 _UNIT_WORD = re.compile(r"(?:[ \t]|\\[ ,;]|\\text\{|\\mathrm\{|\})*(?P<unit>[A-Za-z]{2,20})")
@@ -85,48 +103,11 @@ def opening_guess(text: str) -> int | None:
     return opening.end() if _LATER_MARK.search(rest) or "answer" in rest.lower() else None
 
 
-_HASH_MARK = re.compile(r"####[ \t]*[-−$]?\d[^\n]*")
-_STATEMENT_AFTER_HASH = re.compile(
-    r"\\boxed|^[ \t*_#>`-]*(?:final[ \t]+)?answer[ \t*_#>`-]*[:：]"
-    r"|\b(?:final[ \t]+|correct[ \t]+)?answer[ \t*_]*(?:is|would[ \t]+be|[:：])[^\n\d]{0,20}\d",
-    re.IGNORECASE | re.MULTILINE,
-)
-# A statement the model does not commit to: `maybe the final answer is 22`, `22 if we count …`.
-_HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|probably|possibly|might|could|I[ \t]+think|I[ \t]+believe|if|unless"
-    r"|not[ \t]+sure)\b|\?",
-    re.IGNORECASE,
-)
-_HEDGE_LOOK = 40
-
-
-def after_last_hash(text: str) -> int | None:
-    """Where the text after the last ``#### N`` line starts, when an answer statement (a
-    ``\\boxed{}``, an answer line, "the answer is N") follows it there: a ``####`` written from the
-    prompt's format before the model corrected itself is not its final answer."""
-    last = None
-    for mark in _HASH_MARK.finditer(text):
-        last = mark
-    if last is None or _STATEMENT_AFTER_HASH.search(text, last.end()) is None:
-        return None
-    return last.end()
-
-
-def hedged(text: str, snippet: str) -> bool:
-    """Whether the statement ``snippet`` (in ``text``) is hedged: `maybe`, `I think`, `if`, a
-    question mark in it or just before it."""
-    stated = text.rfind(snippet)
-    if stated < 0:
-        return False
-    around = text[max(0, stated - _HEDGE_LOOK) : stated + len(snippet)]
-    line_start = around.rfind("\n") + 1
-    return _HEDGE.search(around, line_start) is not None
-
-
 def closing_hash(reader: Reader) -> Found | None:
     """A closing heading that is only a number (`## 20`) on the text's last line."""
     text = reader.text.rstrip()
-    closing = _CLOSING_HASH.fullmatch(text, text.rfind("\n") + 1)
+    line_start = text.rfind("\n") + 1
+    closing = _CLOSING_HASH.fullmatch(text, line_start) or _INLINE_CLOSING.search(text, line_start)
     if closing is None or not is_number_only(closing.group("value")):
         return None
     value = reader.value_of(closing.group("value"))
@@ -140,6 +121,8 @@ def is_heading(value: str) -> bool:
         return True
     first_digit = _DIGIT.search(value)
     before = value[: first_digit.start()] if first_digit else value
+    if first_digit is not None and _QUALIFIER_ONLY.fullmatch(before):
+        return False  # `#### either 18 or 20`, `#### about 18`: a stated value, qualified
     return len(_LETTER.findall(before)) >= 2
 
 
@@ -169,16 +152,25 @@ def final_words(reader: Reader) -> Found | str | None:
     after it: its number words' value, or why there is none."""
     text = reader.text
     last_colon = max(text.rfind(":"), text.rfind("："))
-    if last_colon < 0 or _DIGIT.search(text, last_colon):
+    if last_colon < 0:
+        return None
+    if _DIGIT.search(text, last_colon) and (
+        len(text) - last_colon > _COURTESY_LOOK or _COURTESY.search(text, last_colon) is None
+    ):
         return None  # every statement has a digit after it (the common case, found cheaply)
     last = None
     for statement in _COLON_STATEMENT.finditer(text):
         last = statement
-    if last is None or _DIGIT.search(text, last.start("value")):
+    if last is None or _DIGIT.search(last.group("value")):
         return None
+    after = text[last.end() :]
+    if _DIGIT.search(after) and not _COURTESY.fullmatch(after.strip()):
+        return None  # working after the line: the later rules read it
     value_text = last.group("value").strip(" \t*_`.")
     if not _LETTER.search(value_text):
-        return None  # `ANSWER:` alone: the line after it is read by the answer-line rule
+        # `ANSWER:` alone: the line after it is read by the answer-line rule; `ANSWER: ?` is an
+        # answer slot that holds no number.
+        return NOT_A_NUMBER_IN_WORDS if _SYMBOLS_ONLY.fullmatch(value_text) else None
     value = number_in_words(value_text)
     return NOT_A_NUMBER_IN_WORDS if value is None else (value, last.group(0).strip())
 
@@ -203,14 +195,14 @@ def box_in_asked_unit(
         return None
     sentences = _SENTENCE_BREAK.split(question[:_QUESTION_LIMIT])
     asked = " ".join(sentence for sentence in sentences if "?" in sentence).lower()
-    units = [_unit_of(text, start, end) for start, end in spans[-2:]]
+    units = [unit_of(text, start, end) for start, end in spans[-2:]]
     hits = [unit is not None and _names_unit(asked, unit) for unit in units]
     if hits[0] == hits[1]:
         return None
     return spans[-2] if hits[0] else spans[-1]
 
 
-def _unit_of(text: str, start: int, end: int) -> str | None:
+def unit_of(text: str, start: int, end: int) -> str | None:
     """The unit word written inside a box after its number, or right after the box."""
     digits = list(_DIGIT.finditer(text, start, end))
     inside = _UNIT_WORD.match(text, digits[-1].end(), end) if digits else None
@@ -271,14 +263,38 @@ _FORMAT_EXAMPLE_BEFORE = re.compile(
     r"|such[ \t]+as|for[ \t]+example|for[ \t]+instance|e\.g\.)[ \t:,]*\Z",
     re.IGNORECASE,
 )
+# A mark the model rules out: `(not \\boxed{18})`, `instead of #### 18`, `A common mistake is to
+# forget the eggs she eats, giving \\boxed{18}`, `one might wrongly answer \\boxed{18}`.
+_RULED_OUT_BEFORE = re.compile(
+    r"(?:\bnot|\binstead[ \t]+of|\brather[ \t]+than)[ \t]*+\(?[ \t]*+\Z"
+    r"|\b(?:common|typical|frequent|likely|easy|tempting|possible)[ \t]+(?:mistake|error|pitfall"
+    r"|trap)s?\b[^.!?\n]{0,100}\Z"
+    r"|\b(?:mistakenly|incorrectly|wrongly|erroneously|wrong[ \t]+answer|incorrect[ \t]+answer)\b"
+    r"[^.!?\n]{0,60}\Z",
+    re.IGNORECASE,
+)
+_RULED_OUT_HINTS: tuple[str, ...] = (
+    "not",
+    "instead",
+    "rather",
+    "mistake",
+    "error",
+    "pitfall",
+    "trap",
+    "wrong",
+)
+_RULED_OUT_HINTS += ("incorrect",)
+"""A part of every ruled-out context, in lower case: most marks have none before them."""
 _QUOTE_LOOK = 42
 _EXAMPLE_LOOK = 40
+_RULED_OUT_LOOK = 120
 
 
 def without_example_marks(text: str) -> str:
-    """The text with quoted answer marks and marks given as format examples blanked out: they
-    show the format or quote someone else (`The reference solution says "#### 18".`, `The
-    expected format is \\boxed{18}.`, `Respond as {"answer": 18}.`); they are not the model's
+    """The text with quoted answer marks, marks given as format examples and marks the model rules
+    out blanked: they show the format, quote someone else or name a wrong value (`The reference
+    solution says "#### 18".`, `The expected format is \\boxed{18}.`, `Respond as {"answer":
+    18}.`, `(not \\boxed{18})`, `A common mistake is … \\boxed{18}`); they are not the model's
     answer. Each mark is judged by bounded windows around it, so the cost stays linear."""
     spans = []
     for mark in _MARK_PATTERN.finditer(text):
@@ -288,7 +304,11 @@ def without_example_marks(text: str) -> str:
         example = _FORMAT_EXAMPLE_BEFORE.search(
             text, max(0, mark.start() - _EXAMPLE_LOOK), mark.start()
         )
-        if quoted or example:
+        before = text[max(0, mark.start() - _RULED_OUT_LOOK) : mark.start()]
+        ruled_out = any(hint in before.lower() for hint in _RULED_OUT_HINTS) and (
+            _RULED_OUT_BEFORE.search(before)
+        )
+        if quoted or example or ruled_out:
             spans.append((mark.start(), mark.end()))
     if not spans:
         return text

@@ -47,7 +47,7 @@ DECIMAL_TOLERANCE = Decimal("1e-6")
 # start in the middle of another one) and letters of scripts that separate words with spaces
 # (``x2``, ``H2O``, ``COVID19``). Letters of scripts written without spaces (Chinese, Japanese,
 # Thai) may: in ``答案是5`` the 5 is a number.
-_NOT_BEFORE = r"\dA-Za-z_.,\u066b\u066c\u00C0-\u024F\u0370-\u03FF\u0400-\u052F"
+NOT_BEFORE = r"\dA-Za-z_.,\u066b\u066c\u00C0-\u024F\u0370-\u03FF\u0400-\u052F"
 
 
 def _characters(categories: tuple[str, ...], keep: Callable[[str], bool]) -> str:
@@ -88,7 +88,7 @@ _DOT_THOUSANDS = r"|\d{1,3}(?:\.\d{3})+(?![\d.])"  # 1.596 where the text groups
 def _number_pattern(dot_thousands: bool) -> re.Pattern[str]:
     thousands = _THOUSANDS + (_DOT_THOUSANDS if dot_thousands else "")
     return re.compile(
-        rf"(?<![{_NOT_BEFORE}])(?P<sign>{_SIGN})?(?:\\?[$£€¥₹]\s?)?"
+        rf"(?<![{NOT_BEFORE}])(?P<sign>{_SIGN})?(?:\\?[$£€¥₹]\s?)?"
         rf"(?P<digits>{thousands}|\d++)"
         # A decimal point, the Arabic decimal separator ٫ (U+066B), or a decimal comma.
         r"(?P<decimals>[.\u066b]\d++|(?:,|\{,\})\d{1,2}(?![\d,]))?"
@@ -114,40 +114,6 @@ _COMMA_DECIMAL_EVIDENCE = re.compile(
 )
 # Evidence for the English convention: a decimal point with one or two decimals (``2.50``).
 _DOT_DECIMAL_EVIDENCE = re.compile(r"(?<![\d.,])\d{1,3}\.\d{1,2}(?![\d.,])")
-
-
-# Invisible and formatting characters: zero-width and bidi marks, variation selectors, combining
-# marks, C0/C1 controls (NUL among them) other than line breaks and tabs.
-_INVISIBLE = (
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\ufe00-\ufe0f\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-    "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-    "\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
-    "\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
-)
-_SPLIT_NUMBER = re.compile(rf"(?<=[\d.,]){_INVISIBLE}++(?=[\d.,])")
-# A minus sign other than `-` and `−` right before a number is written as `-`, so that every rule
-# reads the sign (`ANSWER: －18`, `"answer": ﹣3`); after a number it is subtraction and stays.
-_OTHER_MINUS_SIGNS = "".join(c for c in MINUS_SIGNS if c not in "-\u2212")
-_OTHER_MINUS = re.compile(rf"(?<![{_NOT_BEFORE}])[{re.escape(_OTHER_MINUS_SIGNS)}](?=\d)")
-# A right-to-left override shows what follows it reversed (``\u202e81`` looks like 18): what it
-# covers reads one way and displays another, so it is not read at all.
-_RIGHT_TO_LEFT_OVERRIDE = re.compile("\u202e[^\u202c\n]*\u202c?")
-
-
-def join_split_numbers(text: str) -> str:
-    """Drop invisible and formatting characters from inside numbers: ``1\\u200b8`` is 18.
-
-    They are not digits, and a number they stand in is read whole, as a reader sees it, never
-    cut at them. Elsewhere (inside words of scripts that need joiners and combining marks) the
-    text is left as it is. Text under a right-to-left override is blanked: it displays reversed.
-    """
-    if "\u202e" in text:
-        text = _RIGHT_TO_LEFT_OVERRIDE.sub(" ", text)
-    text = _SPLIT_NUMBER.sub("", text)
-    if any(minus in text for minus in _OTHER_MINUS_SIGNS):  # a fast scan spares most texts
-        text = _OTHER_MINUS.sub("-", text)
-    return text
 
 
 def pattern_for(dot_thousands: bool) -> re.Pattern[str]:

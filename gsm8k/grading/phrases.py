@@ -9,8 +9,10 @@ the rule is linear in the text's length.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
-from gsm8k.grading.reader import BOUND, EXPRESSION, HEDGED, SENTENCE_END, Found, Reader
+from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.refusals import BOUND, EXPRESSION, HEDGED
 from gsm8k.grading.rules import NoAnswer
 
 VALUE_WINDOW = 200
@@ -47,6 +49,7 @@ _PHRASE_KEYWORDS += ("উত্তর", "సమాధానం", "జవాబ�
 _FILLER = re.compile(
     r"(?:[ \t*_`:：$\\({\[—–\"'“«]|-(?=[ \t])"
     r"|(?:therefore|thus|so|then|simply|just|exactly|approximately|about|around|also|daher|somit"
+    r"|either|maybe|perhaps|probably|possibly|likely"
     r"|donc|alors|bien|entonces|así|equivale[ \t]+a|равен|равна|равно|будет|примерно)(?!\w))*",
     re.IGNORECASE,
 )
@@ -69,13 +72,7 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
         return None  # a fast substring check spares most texts the phrase pattern
     last = True
     for match in reversed(list(_ANSWER_IS.finditer(text))):
-        window = text[match.end() : match.end() + VALUE_WINDOW]
-        if window[-1:].isdigit():
-            # Let a long number run past the window: it is read whole, never cut.
-            run = _DIGIT_RUN.match(text, match.end() + len(window))
-            window += run.group(0) if run else ""
-        filler = _FILLER.match(window)
-        rest = window[filler.end() if filler else 0 :]
+        rest, sentence = _phrase_sentence(text, match.end())
         if last and _RANGE_OR_EXPRESSION.match(rest):
             # "The answer is between 18 and 20.", "The answer is x - 14.": not one number, and
             # the last-number guess would read a number inside it.
@@ -84,13 +81,8 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
                 return NoAnswer(HEDGED)
             bound = opening.startswith(("at ", "more", "less", "fewer", "greater", "no "))
             return NoAnswer(BOUND if bound else EXPRESSION)
-        if not _NUMBER_START.match(rest):
-            # "The answer is the amount she has left": prose, not a number.
+        if sentence is None:
             continue
-        sentence_end = SENTENCE_END.search(window, len(window) - len(rest))
-        if sentence_end is not None and window[sentence_end.start()] in "?？":
-            continue  # `так ответ будет 14?`: a question the model asks itself, not an answer
-        sentence = window if sentence_end is None else window[: sentence_end.start()]
         refused = reader.refusal(sentence) if last else None
         if refused is not None:
             # "The answer is 18 or 20.", "The answer is 9 + 9.": the final statement is not one
@@ -101,3 +93,31 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
         if value is not None:
             return value, (match.group(0) + sentence).strip()
     return None
+
+
+def phrase_value(reader: Reader, end: int) -> tuple[Decimal | None, str] | None:
+    """The value an answer phrase ending at ``end`` in ``reader.text`` states, and the text up to
+    the end of its sentence; ``None`` when no number follows it or it asks a question."""
+    _, sentence = _phrase_sentence(reader.text, end)
+    if sentence is None:
+        return None
+    return reader.value_of(sentence), sentence
+
+
+def _phrase_sentence(text: str, end: int) -> tuple[str, str | None]:
+    """What follows a phrase (past its filler words), and the sentence that states its value:
+    ``None`` for prose ("the answer is the amount she has left") or a question the model asks
+    itself (`так ответ будет 14?`)."""
+    window = text[end : end + VALUE_WINDOW]
+    if window[-1:].isdigit():
+        # Let a long number run past the window: it is read whole, never cut.
+        run = _DIGIT_RUN.match(text, end + len(window))
+        window += run.group(0) if run else ""
+    filler = _FILLER.match(window)
+    rest = window[filler.end() if filler else 0 :]
+    if not _NUMBER_START.match(rest):
+        return rest, None
+    sentence_end = SENTENCE_END.search(window, len(window) - len(rest))
+    if sentence_end is not None and window[sentence_end.start()] in "?？":
+        return rest, None
+    return rest, window if sentence_end is None else window[: sentence_end.start()]

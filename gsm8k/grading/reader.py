@@ -21,16 +21,30 @@ from gsm8k.grading.numbers import (
     value_with_fraction,
 )
 from gsm8k.grading.question import quantity_after, question_numbers, question_quantities
+from gsm8k.grading.refusals import CURRENCY_SIGN, refusal_at
 
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
-# `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out.
+# `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out; `~~18~~` struck out;
+# `18, actually 20`, `18 — no, 20`, `18, sorry, 20`: a value taken back before the one it states.
 _NEGATED_NUMBER = re.compile(
     r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
     re.IGNORECASE,
 )
+_TAKEN_BACK = re.compile(
+    r"~~[^~\n]{1,40}~~"
+    r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
+    r"(?:[ \t]++(?!(?:actually|no|sorry|wait)\b)[A-Za-z]{2,12})?"
+    r"[ \t]*+(?:[,;:—–-]|\.\.\.|…)?[ \t]*+"
+    r"(?:actually|no|sorry|I[ \t]+mean|wait|make[ \t]+(?:it|that))"
+    r"\b[ \t,:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
+    re.IGNORECASE,
+)
+RULED_OUT = "the stated answer only rules a value out (not 18): it states none"
+_TAKEN_BACK_HINTS = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
+"""A part of every taking-back word, in lower case: most stated values have none."""
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(
     r"[ \t*_`]*+(?:\$|\\\$)?[ \t]*+(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*+",
@@ -56,60 +70,6 @@ _VULGAR_FRACTIONS |= {"⅒": (1, 10), "⅓": (1, 3), "⅔": (2, 3), "⅕": (1, 5
 _VULGAR_FRACTIONS |= {"⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8)}
 _VULGAR_FRACTIONS |= {"⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8)}
 """The vulgar-fraction characters and their values (`18½` is 18.5, never 18)."""
-# A single-letter variable joined to the value by an operator: `x - 14`, `14 - x`, `2*n`. The
-# articles and `I` are words, not variables.
-_VARIABLE_BEFORE = re.compile(r"(?<![A-Za-z\\])(?![aAI][ \t])[A-Za-z][ \t]*[-+*×−][ \t]*$")
-_VARIABLE_AFTER = re.compile(r"[ \t]*[-+*×−/][ \t]*(?![aAI](?![A-Za-z]))[A-Za-z](?![A-Za-z])")
-_VARIABLE_LOOK = 8
-# Arithmetic on the stated value (`9 × 2`, `9*2`, `\\boxed{9 \\times 2}`, `20 - 2`): its first
-# operand is not the answer. A power of ten (`1.2 \\times 10^{5}`, `5×10⁴`) is one number.
-# Every operator glyph counts: the minus sign `−` (U+2212), `x` between two numbers, the dots
-# `·` and `⋅`, `∗`, `÷`, `\\cdot`.
-_OPERATION = re.compile(
-    r"[ \t]*+(?:[×*÷+−·⋅∗∙]|\\times|\\cdot|\\div|(?<=[ \t])[-x](?=[ \t]))[ \t]*+\\?[$£€¥₹]?"
-    r"(?!10[ \t]*(?:\^|\*\*|[⁰¹²³⁴-⁹]))\d"
-)
-# A function of the stated number, or words that make it an operand: `\\sqrt{18}`, `√18`,
-# `twice 18`, `half of 18`; `18 squared`, `18% of 50`, `18\\pi`, `18π`, `\\boxed{18!}`.
-_FUNCTION_BEFORE = re.compile(
-    r"(?:\\sqrt[ \t]*(?:\[[^\]]{0,8}\])?[ \t]*\{?|√|∛|\b(?:twice|double|triple|thrice"
-    r"|half[ \t]+of|square[ \t]+root[ \t]+of|sqrt\(?|log|ln|sin|cos|tan))[ \t]*\\?[$£€¥₹]?[ \t]*$",
-    re.IGNORECASE,
-)
-_FUNCTION_AFTER = re.compile(
-    r"[ \t]*(?:\\?%|[ \t]*percent)[ \t]+of[ \t]+\\?[$£€¥₹]?\d"
-    r"|[ \t]*(?:squared|cubed|to[ \t]+the[ \t]+power)\b|[ \t]*(?:\\pi\b|π)"
-    r"|!(?=[ \t]*(?:$|[=+*×/}]))",
-    re.IGNORECASE,
-)
-_FUNCTION_LOOK = 24
-# A bound on the value rather than the value: `at least 18`, `more than 18`, `≤ 18`. (`about 18`,
-# `approximately 18` state the value, rounded.)
-_BOUND_BEFORE = re.compile(
-    r"(?:\b(?:at[ \t]+(?:least|most)|(?:more|less|fewer|greater|higher|lower)[ \t]+than"
-    r"|no[ \t]+(?:more|less|fewer)[ \t]+than)|[≥≤><]|\\(?:geq?|leq?|gt|lt)\b)"
-    r"[ \t]*\\?[$£€¥₹]?[ \t]*\Z",
-    re.IGNORECASE,
-)
-# Two values offered as alternatives or side by side: `18 or 20`, `18 dollars or 20 dollars`,
-# `18–20`, `18 and 20`, `18, 20`, `18 20`, `18 \\text{ or } 20`. The unit word is a word of its
-# own: `$168 for 2 weeks` is not `$168 f` or `2`.
-_ALTERNATIVE = re.compile(
-    r"[ \t]*+(?:[A-Za-z$%]{1,12}(?![A-Za-z])[ \t]*+)?"
-    r"(?:\(?[ \t]*(?<![A-Za-z])(?:or|and)[ \t]+|–[ \t]*|,[ \t]+"
-    r"|\\(?:text|mathrm)\{[ \t]*(?:or|and)[ \t]*\}[ \t]*)"
-    r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
-)
-UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
-"""Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
-cents, …): two values in this ratio may be one answer written twice."""
-EXPRESSION = "the stated answer is an expression with a variable, not a number"
-HEDGED = "the stated answer offers two different values"
-ARITHMETIC = "the stated answer is arithmetic still to be done, not its result"
-BOUND = "the stated answer is a bound (at least, more than, ≤ …), not a value"
-FUNCTION = (
-    "the stated answer is a function of a number (a root, a power, a percent of), not a value"
-)
 
 
 class Reader:
@@ -202,7 +162,11 @@ class Reader:
     def refusal(self, snippet: str) -> str | None:
         """Why a stated answer holds a number that is not its value (an expression, a hedge)."""
         stated = self._stated(snippet)
-        return None if stated is None else self._refused(stated)
+        if stated is None:
+            return None
+        if NUMBER_PATTERN.search(stated) is None and _NEGATED_NUMBER.search(snippet):
+            return RULED_OUT  # `ANSWER: not 18`: the only value stated is ruled out
+        return self._refused(stated)
 
     def value_at(self, match: re.Match[str], text: str) -> Decimal | None:
         """The value of a number match in ``text``, a mixed number read whole (`3 2/5` is 3.4)."""
@@ -249,7 +213,7 @@ class Reader:
             return None
         big = found.group("big")
         small = _unit_key(found.group("small"))
-        if big is None and small != "cent" and not _CURRENCY_SIGN.search(match.group(0)):
+        if big is None and small != "cent" and not CURRENCY_SIGN.search(match.group(0)):
             return None  # `18 and 30 minutes`: no unit for the 18, not one quantity
         pair = _UNIT_PAIRS.get((_unit_key(big or "dollars"), small))
         whole = number_from_match(match)
@@ -268,7 +232,11 @@ class Reader:
         equals = _last_working_equals(snippet)
         stated = snippet if equals is None else snippet[equals + 1 :]
         # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
-        return _NEGATED_NUMBER.sub(" ", stated)
+        stated = _NEGATED_NUMBER.sub(" ", stated)
+        folded = stated.lower()
+        if any(hint in folded for hint in _TAKEN_BACK_HINTS):
+            stated = _TAKEN_BACK.sub(" ", stated)
+        return stated
 
     def _first_number(self, stated: str) -> re.Match[str] | None:
         # The plain pattern: where a value starts does not depend on the text's dot convention,
@@ -286,26 +254,7 @@ class Reader:
         first = self._first_number(stated)
         if first is None:
             return None
-        before = stated[max(0, first.start() - _VARIABLE_LOOK) : first.start()]
-        if _VARIABLE_BEFORE.search(before) or _VARIABLE_AFTER.match(stated, first.end()):
-            return EXPRESSION
-        if _OPERATION.match(stated, first.end()):
-            return ARITHMETIC
-        bound_before = stated[max(0, first.start() - _FUNCTION_LOOK) : first.start()]
-        if _BOUND_BEFORE.search(bound_before):
-            return BOUND
-        function_before = bound_before
-        if _FUNCTION_BEFORE.search(function_before) or _FUNCTION_AFTER.match(stated, first.end()):
-            return FUNCTION
-        if self.mixed_at(first, stated) is not None:
-            return None  # `18 and 1/2`, `1 hour 30 minutes`: one value
-        alternative = _ALTERNATIVE.match(stated, first.end())
-        second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
-        if second is not None:
-            one, other = number_from_match(first), number_from_match(second)
-            if one is not None and other is not None and not same_quantity(one, other):
-                return HEDGED
-        return None
+        return refusal_at(stated, first, self.mixed_at(first, stated) is not None)
 
 
 _UNIT_NAMES = {
@@ -353,7 +302,6 @@ _COMPOUND = re.compile(
     rf"[ \t]?(?P<small>{_ANY_UNIT})(?![A-Za-z])",
     re.IGNORECASE,
 )
-_CURRENCY_SIGN = re.compile(r"[$£€¥₹]")
 # A clock time: `2:00 pm`, `14:30`, `9:05 a.m.` (minutes 00–59, two digits).
 _CLOCK = re.compile(
     r":(?P<minutes>[0-5]\d)(?![\d:])(?:[ \t]?(?:[ap]\.?m\.?)(?![A-Za-z]))?", re.IGNORECASE
@@ -379,20 +327,6 @@ def _asked_sentence(question: str | None) -> str:
         return ""
     sentences = re.split(r"(?<=[.!?])\s+", question[:_QUESTION_LOOK])
     return " ".join(sentence for sentence in sentences if "?" in sentence).lower()
-
-
-def same_quantity(one: Decimal, other: Decimal) -> bool:
-    """Whether two values may be one quantity in two units (`2 hours or 120 minutes`)."""
-    if one == other:
-        return True
-    small, large = sorted((one.copy_abs(), other.copy_abs()))
-    return small != 0 and ratio_in(large, small, UNIT_FACTORS)
-
-
-def ratio_in(large: Decimal, small: Decimal, factors: frozenset[Decimal]) -> bool:
-    """Whether ``large / small`` is one of ``factors`` (all under 10**4); values of millions
-    of digits apart are not divided, which would overflow the decimal context."""
-    return large.adjusted() - small.adjusted() <= 4 and large / small in factors
 
 
 def _last_working_equals(snippet: str) -> int | None:

@@ -12,8 +12,10 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading
-from gsm8k.grading.reader import HEDGED, Found, Reader, same_quantity
+from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading, unit_of
+from gsm8k.grading.reader import Found, Reader
+from gsm8k.grading.refusals import HEDGED, same_quantity
+from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_BOXED = "the final \\boxed{} answer holds no number"
 
@@ -33,13 +35,34 @@ ANSWER_LINE = re.compile(
 # run past its lookahead (python/cpython#106052) and read the two statements as one.
 _HASH_LINE = re.compile(r"####[ \t]*(?P<value>(?:[^#\n]++|#(?!###))*)")
 _JSON_ANSWER = re.compile(
-    r"[\"'](?:final[_ ])?answer[\"'][ \t]*:[ \t]*"
+    r"[\"'](?:final[_ ])?answers?[\"'][ \t]*:[ \t]*"
     r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*)"
-    r"|\[(?P<list>[^\[\]\n]{0,200})\])",
+    r"|\[(?P<list>[^\[\]\n]{0,200})\]|(?P<null>null|None|NaN)(?![A-Za-z]))",
     re.IGNORECASE,
 )
+# Other answers offered beside the answer field: `"alternatives": [20]`, `"other_answer": 20`.
+_JSON_ALTERNATIVES = re.compile(
+    r"[\"'](?:alternatives?|alternative[_ ]answers?|other[_ ]answers?|possible[_ ]answers)[\"']"
+    r"[ \t]*:[ \t]*(?:\[[^\]\n]{0,200}\d|[-−]?\d|[\"'][^\"'\n]{0,200}\d)",
+    re.IGNORECASE,
+)
+_JSON_OBJECT_LOOK = 400
+"""Characters around the last answer field in which alternatives to it are looked for."""
+EMPTY_SLOT = "the answer slot holds no number: no answer"
+# Words that say there is no answer: such a `####` line is the answer slot wherever it stands.
+_NO_ANSWER_WORDS = re.compile(
+    r"\b(?:not[ \t]+enough|cannot|can['’]?t|insufficient|unknown|undetermined|indeterminate"
+    r"|not[ \t]+(?:possible|determinable)|impossible|none|n/a|no[ \t]+answer)\b",
+    re.IGNORECASE,
+)
+_SLOT_CLOSED = re.compile(r"</answer>", re.IGNORECASE)
+_LAST_LINE_REST = re.compile(r"[ \t*_`.]*\s*\Z")
+_NUMERIC_MARK = re.compile(r"\\boxed|####[ \t*_$\\]*[-−]?\d|<answer>[ \t\n]{0,20}[-−$]?\d")
 _ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]*)", re.IGNORECASE)
 _A_LINE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<value>[^\n]*)")
+_A_NUMBER_LINE = re.compile(
+    r"^[ \t]*A[ \t]*[:：][ \t]*(?P<value>[*_$]*[-−]?\d[^\n]*)", re.MULTILINE
+)
 # Only ever applied to lines of at most _NEXT_LINE_LIMIT characters.
 _NUMBER_ONLY = re.compile(r"(?:\\boxed|[*_`$\\()\[\]{}.,%£€\s-])*\d[*_`$\\()\[\]{}.,%£€\s\d-]*")
 _NEXT_LINE = re.compile(r"(?:[ \t]*\n)+[ \t]*(?P<line>[^\n]*)")
@@ -182,6 +205,23 @@ def _opens_explanation(value: str) -> bool:
 def find_json(reader: Reader) -> Found | NoAnswer | None:
     text = reader.text
     for index, match in enumerate(reversed(list(_JSON_ANSWER.finditer(text)))):
+        if index == 0:
+            around = text[
+                max(0, match.start() - _JSON_OBJECT_LOOK) : match.end() + _JSON_OBJECT_LOOK
+            ]
+            if ("ltern" in around or "nswers" in around or "ther" in around) and (
+                _JSON_ALTERNATIVES.search(around)
+            ):
+                return NoAnswer(HEDGED)  # `{"answer": 18, "alternatives": [20]}`: not one answer
+            if match.group("null") is not None:
+                return NoAnswer(EMPTY_SLOT)  # `"answer": null`: never the working's number
+            words = (
+                match.group("double")
+                if match.group("double") is not None
+                else match.group("single")
+            )
+            if words is not None and not _FIRST_DIGIT.search(words):
+                return _slot_in_words(words, match.group(0).strip())
         listed = match.group("list")
         if listed is not None:
             # `{"answer": [18, 20]}`: a list is an answer only when it holds one value.
@@ -203,14 +243,39 @@ def find_json(reader: Reader) -> Found | NoAnswer | None:
 
 
 def find_answer_tag(reader: Reader) -> Found | NoAnswer | None:
-    return _last_with_value(_ANSWER_TAG, reader)
+    marks = list(_ANSWER_TAG.finditer(reader.text))
+    if marks:
+        last = marks[-1]
+        words = last.group("value") or ""
+        if not _FIRST_DIGIT.search(words) and _SLOT_CLOSED.match(reader.text, last.end()):
+            # `<answer></answer>`, `<answer>cannot be determined</answer>`, `<answer>ten</answer>`
+            return _slot_in_words(words, last.group(0).strip())
+    return _first_value(reversed(marks), reader)
+
+
+def _slot_in_words(words: str, snippet: str) -> Found | NoAnswer:
+    """An answer slot that holds no digit: the value of its number words, else no answer."""
+    value = number_in_words(words.strip(" \t*_`.")) if _LETTER.search(words) else None
+    return NoAnswer(EMPTY_SLOT) if value is None else (value, snippet)
 
 
 def find_hash_line(reader: Reader) -> Found | NoAnswer | None:
     closing = closing_hash(reader)
     if closing is not None:
         return closing  # a closing `## 20` heading that is only a number
-    marks = reversed(list(_HASH_LINE.finditer(reader.text)))
+    every = list(_HASH_LINE.finditer(reader.text))
+    if every:
+        last = every[-1]
+        words = last.group("value")
+        if (
+            not _FIRST_DIGIT.search(words)
+            and (_LAST_LINE_REST.match(reader.text, last.end()) or _NO_ANSWER_WORDS.search(words))
+            and _NUMERIC_MARK.search(reader.text, 0, last.start()) is None
+        ):
+            # `#### not enough information`, `#### twenty` closing the text: the answer slot in
+            # words, not a markdown heading over working.
+            return _slot_in_words(words, last.group(0).strip())
+    marks = reversed(every)
     # `#### Cost of Bread`, `#### Step 2: …` (markdown headings) are passed over.
     return _first_value((m for m in marks if not is_heading(m.group("value"))), reader)
 
@@ -245,18 +310,38 @@ def _boxes_offered_as_choice(reader: Reader, spans: list[tuple[int, int]]) -> bo
         return False
     one = reader.value_of(reader.text[first_start:first_end])
     other = reader.value_of(reader.text[second_start:second_end])
-    return one is not None and other is not None and not same_quantity(one, other)
+    if one is None or other is None or one == other:
+        return False
+    # One quantity in two units needs a unit on each box (`\\boxed{2} hours or \\boxed{120}
+    # minutes`); `\\boxed{5} or \\boxed{15}` are two answers.
+    units = (
+        unit_of(reader.text, first_start, first_end),
+        unit_of(reader.text, second_start, second_end),
+    )
+    named = [unit for unit in units if unit is not None and unit not in _JOINING_WORDS]
+    same = same_quantity(one, other) and len(named) == 2 and named[0] != named[1]
+    return not same
 
 
 _CHOICE_GAP = 40
+_JOINING_WORDS = frozenset(("or", "and", "to", "vs", "versus"))
+"""Words after a box that join it to the next one: no unit."""
 
 
-def find_a_line(reader: Reader) -> Found | None:
+def find_a_line(reader: Reader) -> Found | NoAnswer | None:
+    """A final ``A: 18`` line; or the last ``A:`` line that opens with a number, when chatter or
+    an aside follows it (`A: 18` then `(Some might get 23 …)`)."""
     text = reader.text.rstrip()
     last_line_start = text.rfind("\n") + 1
     match = _A_LINE.fullmatch(text, last_line_start)
     if match is None:
-        return None
+        for line in _A_NUMBER_LINE.finditer(text):
+            match = line
+        if match is None:
+            return None
+    refused = reader.refusal(match.group("value").strip())
+    if refused is not None:
+        return NoAnswer(refused)  # `A: 18, perhaps 23`: two candidates, no answer
     value = reader.value_of(match.group("value"))
     return None if value is None else (value, match.group(0).strip())
 

@@ -17,19 +17,13 @@ Reasoning models write working before their answer, in several conventions:
   analysis and commentary are working, and a generation with analysis but no final channel gave
   no answer.
 
-A generation that stops mid-sentence (its last character a letter or an operator, not a closing
-mark or a number) more than :data:`DRAFT_DISTANCE` characters after the answer the rules found
-was cut off while still working: that answer is a draft (:func:`left_as_draft`). A long one
-(over :data:`CUT_TEXT_LENGTH` characters) that stops mid-sentence gets no last-number guess, as
-when a stop reason says it was cut off.
-
 A generation that ends on an answer heading with nothing after it (`Final Answer:`, a bare
 `<|im_start|>answer`, an `Answer:` line) delivered no answer, whatever its working says.
 
-A generation that ends in a loop (the same passage, with letters in it, repeated at least
-:data:`LOOP_REPEATS` times over at least :data:`LOOP_MIN_CHARS` characters up to the last
-character) ran to the token limit: the loop is set aside, and the answer is read from the text
-before it and the loop's first copy (:func:`find_loop`, :attr:`Sections.loop`). Whether that
+How a generation ended (cut mid-sentence, padded, looping to the limit) is read by
+:mod:`gsm8k.grading.endings`: an answer followed by working cut off mid-sentence is a draft, a long
+text cut mid-sentence gets no last-number guess, and a loop to the limit is set aside, the answer
+read from the text before it and the loop's first copy (:attr:`Sections.loop`). Whether that
 answer was delivered is the policy of :mod:`gsm8k.grading.delivery`: a loop after a final answer
 that states no other value keeps it; a loop that began before any answer, or that states other
 values, has none.
@@ -41,8 +35,9 @@ bounded window at the end.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from gsm8k.grading.endings import find_loop
 
 UNCLOSED_REASONING = "reasoning block never closed: the model did not reach a final answer"
 THINKING_CUT_OFF = "cut off while thinking, before any answer section: no final answer"
@@ -52,23 +47,6 @@ NO_FINAL_CHANNEL = "analysis channel with no final channel: the model gave no fi
 CUT_AFTER_DRAFT = (
     "the generation stops mid-sentence long after its last stated answer: that answer is a draft"
 )
-
-DRAFT_DISTANCE = 300
-"""Characters of further writing after a stated answer, cut off mid-sentence, that make the
-answer a draft the model went on to question rather than the answer it delivered."""
-CUT_TEXT_LENGTH = 2_000
-"""Length from which a text that stops mid-sentence counts as cut off at the token limit."""
-
-LOOP_MIN_CHARS = 300
-"""Shortest repeated stretch at the end that counts as a loop (a few repeated words do not)."""
-LOOP_REPEATS = 3
-"""Fewest repetitions of the passage that count as a loop."""
-_LOOP_WINDOW = 12_000
-"""Characters at the end searched for a loop: passages up to a third of this are found."""
-_LOOP_PROBE = 24
-"""Characters at the very end whose earlier occurrences propose the loop's period."""
-_LOOP_CANDIDATES = 16
-"""Earlier occurrences of the probe tried as periods before giving up (keeps the check bounded)."""
 
 _REASONING_TAG = re.compile(
     r"<(?P<close>/?)(?:think|thinking|thought|reasoning)(?:[ \t][^<>\n]{0,300})?>"
@@ -94,7 +72,8 @@ _EMPTY_ANSWER_END = re.compile(
 FOLLOW_UP = re.compile(
     r"\n[ \t]*(?:\*\*)?(?:question|problem|exercise|q|human|user|frage|pregunta|задача|вопрос|swali"
     r"|প্রশ্ন|ప్రశ్న|โจทย์|問題|问题)(?:[ \t]*\d{1,6})?(?:\*\*)?[ \t]*[:：.]"
-    r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id)\|>"
+    r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id|end_of_text)\|>"
+    r"|<\|start_of_role\|>|\n[ \t]*(?:\*\*)?input(?:\*\*)?[ \t]*[:：]"
     r"|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
     r"|<[|｜](?:user|end[▁_ ]of[▁_ ]sentence)[|｜]>|<\|start_header_id\|>[ \t]*user"
     r"|\[INST\]|<\|start\|>[ \t]*user"
@@ -108,12 +87,6 @@ _HARMONY_FINAL = re.compile(
 _HARMONY_WORKING = re.compile(r"<\|channel\|>[ \t]*(?:analysis|commentary)|\A\s*analysis(?=\S)")
 _HARMONY_USER = re.compile(r"<\|start\|>[ \t]*user")
 _HARMONY_END = re.compile(r"<\|(?:end|return|start|call)\|>")
-_LETTER = re.compile(r"[^\W\d_]")
-_OPEN_ENDS = frozenset(",;:=+-/(\\$")
-"""Last characters that something must follow."""
-_FIRST_UNPUNCTUATED = "\u0e00"
-"""Letters (and vowel signs) below Thai belong to scripts that end sentences with a mark: Latin,
-Greek, Cyrillic, and the Indic scripts with their danda or full stop."""
 
 
 @dataclass(frozen=True)
@@ -306,115 +279,3 @@ def split_reasoning(completion: str) -> tuple[str, bool, bool]:
         return "".join(kept), seen, True
     kept.append(completion[position:])
     return "".join(kept), seen, False
-
-
-def stops_mid_sentence(text: str, longer_than: int = 0) -> bool:
-    """Whether a text longer than ``longer_than`` characters ends inside a sentence.
-
-    It does when its last character is a letter of a script that ends its sentences with a mark
-    (Latin, Greek, Cyrillic, Indic), or an operator or separator that something must follow.
-    Scripts whose finished text may end without one (Thai, Chinese, Japanese) are never taken for
-    cut off on their last letter alone; a full stop of any script (the danda `।` too), a closing
-    bracket, markup or a digit ends a text that may be finished.
-    """
-    stripped = text.rstrip()
-    if len(stripped) <= longer_than or not stripped:
-        return False
-    last = stripped[-1]
-    in_word = last.isalpha() or unicodedata.category(last) in ("Mn", "Mc")
-    return last in _OPEN_ENDS or (in_word and last < _FIRST_UNPUNCTUATED)
-
-
-def strip_padding(text: str) -> str | None:
-    """The text before a run of padding that filled the rest of the token budget, when the text
-    before it is finished; ``None`` when it ends in no such run.
-
-    Padding is whitespace and end-of-text or start-of-text tokens (`\\n\\n\\n…`,
-    `<｜begin▁of▁sentence｜>` repeated) of at least :data:`PADDING_CHARS` characters: a model that
-    finished its last sentence and then emitted them until the limit delivered that sentence. The
-    run is stripped from the end, one token at a time, in linear time.
-    """
-    end = len(text)
-    while True:
-        while end > 0 and text[end - 1].isspace():
-            end -= 1
-        token = _PADDING_TOKEN.search(text, max(0, end - _PADDING_TOKEN_LOOK), end)
-        if token is None:
-            break
-        end = token.start()
-    if len(text) - end < PADDING_CHARS or end == 0 or stops_mid_sentence(text[:end]):
-        return None
-    return text[:end]
-
-
-PADDING_CHARS = 20
-"""Characters of trailing padding from which a generation counts as finished before it."""
-_PADDING_TOKEN = re.compile(
-    r"(?:<[|｜](?:begin|end)[▁_ ]of[▁_ ]sentence[|｜]>|<\|(?:endoftext|end_of_text|eot_id|im_end"
-    r"|pad|end)\|>|</s>|<pad>|<eos>)\Z"
-)
-_PADDING_TOKEN_LOOK = 40
-
-
-def left_as_draft(text: str, answer_text: str) -> bool:
-    """Whether ``answer_text``, stated in ``text``, was followed by working that was cut off."""
-    stripped = text.rstrip()
-    if not stops_mid_sentence(stripped):
-        return False
-    stated = text.rfind(answer_text)
-    return stated >= 0 and len(stripped) - (stated + len(answer_text)) > DRAFT_DISTANCE
-
-
-@dataclass(frozen=True)
-class Loop:
-    """Where a loop that runs to the end of a text starts, and the length of its passage."""
-
-    start: int
-    period: int
-
-
-def ends_in_loop(text: str) -> bool:
-    """Whether the text ends in a passage repeated until generation stopped (see
-    :func:`find_loop`)."""
-    return find_loop(text) is not None
-
-
-def find_loop(text: str) -> Loop | None:
-    """The loop a text ends in: the passage repeated until generation stopped, or ``None``.
-
-    The last :data:`_LOOP_PROBE` characters are looked for earlier in the window; each earlier
-    occurrence proposes a period, checked with one slice comparison. A loop cut in the middle of
-    its passage still counts. Passages without letters (a long number, a row of dashes) are not
-    loops: digits repeat in numbers that are answers. The loop's start is found by comparing
-    whole periods backwards, then single characters, so the cost stays linear in its length.
-    """
-    end = len(text.rstrip())
-    if end < LOOP_MIN_CHARS:
-        return None
-    start = max(0, end - _LOOP_WINDOW)
-    probe = text[end - _LOOP_PROBE : end]
-    search_end = end - 1
-    for _ in range(_LOOP_CANDIDATES):
-        found = text.rfind(probe, start, search_end)
-        if found < 0:
-            return None
-        period = end - _LOOP_PROBE - found
-        span = max(LOOP_REPEATS * period, LOOP_MIN_CHARS)
-        if span > end - start:
-            return None
-        if text[end - span : end - period] == text[end - span + period : end]:
-            if _LETTER.search(text, end - period, end) is None:
-                return None
-            return Loop(_loop_start(text, end - span, period), period)
-        search_end = found + _LOOP_PROBE - 1
-    return None
-
-
-def _loop_start(text: str, start: int, period: int) -> int:
-    """The earliest position from which ``text`` repeats with ``period``, given that it does
-    from ``start`` on."""
-    while start >= period and text[start - period : start] == text[start : start + period]:
-        start -= period
-    while start > 0 and text[start - 1] == text[start - 1 + period]:
-        start -= 1
-    return start

@@ -1,0 +1,389 @@
+"""The delivered answer: what an answer statement delivers, given what the model writes after it.
+
+The definition (docs/grading.md, "The delivered answer"). The **answer statement** is the place
+the rules found the answer: an answer line, ``####``, a box, an answer tag, a JSON field or an
+answer phrase, with the value it states. Every later statement of an answer (the same marks, in
+text order) and every retraction after it is one of:
+
+1. a **restatement** of the same value: the answer stands (an unhedged one commits a hedged one);
+2. a **retraction** (`I made a mistake`, `Oh no`, `Correction:`, `On second thought`, `that's
+   wrong`): the statement is withdrawn; the next statement after it is the answer, and with none
+   the answer is the closing sentence's number (`So she makes $20.`) of a finished text, else
+   none — a retraction then a cut delivers nothing;
+3. an **unhedged correction** to another value (`The correct answer is 20.`): the new value, which
+   is then the statement the rest is judged against;
+4. a **hedge or alternative** with another value (`maybe the answer is 20?`, `Alternatively, …
+   \\boxed{20}`, `If …, the answer would be 20`): the statement stands, and none when the statement
+   was itself hedged (one answer per scenario, two guesses).
+
+A statement is hedged when its sentence says `maybe`, `perhaps`, `probably`, `possibly`, `might`,
+`could`, `would`, `I think`, `not sure`, `alternatively`, `otherwise`, `either`, or asks (`?`); a
+later statement also when it is conditional (`if`, `unless`, `assuming`, `suppose`). Quoted marks,
+format examples and ruled-out values (`(not \\boxed{18})`, `A common mistake is … \\boxed{18}`) are
+blanked before any rule reads the text (:func:`gsm8k.grading.marks.without_example_marks`); a value
+struck out or taken back inside a statement (`~~18~~ 20`, `18, actually 20`) is ruled out there
+too (:mod:`gsm8k.grading.reader`).
+
+Only text after the answer statement is scanned (and, for a hedged statement, a bounded window
+before it), one pass of one pattern: the cost stays linear in the completion's length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from decimal import Decimal
+
+from gsm8k.grading.endings import stops_mid_sentence
+from gsm8k.grading.fallback import find_last_number
+from gsm8k.grading.numbers import same_number
+from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
+from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.refusals import same_quantity
+from gsm8k.grading.rules import DECORATION, NoAnswer, boxed_spans
+from gsm8k.grading.words import number_in_words
+
+RETRACTED = "the answer statement is retracted and nothing after it states an answer"
+HEDGED_BOTH = "the answer statement is hedged and an alternative value follows it: no one answer"
+
+# Every mark that states an answer, in text order. An answer phrase counts only with a number
+# close after it, as the rules read it.
+_STATEMENT = re.compile(
+    rf"(?P<answer_line>^{DECORATION}answer{DECORATION}[:：])"
+    r"|(?P<a_line>^[ \t]*(?-i:A)[ \t]*[:：](?=[ \t*_$]*[-−]?\d))"
+    r"|(?P<hash_line>####)"
+    r"|(?P<boxed>\\boxed[ \t]*\{)"
+    r"|(?P<answer_tag><answer>)"
+    r"|(?P<json>[\"'](?:final[_ ])?answer[\"'][ \t]*:)"
+    rf"|(?P<answer_is>{ANSWER_PHRASES})",
+    re.IGNORECASE | re.MULTILINE,
+)
+_KEYWORDS: tuple[str, ...] = (
+    "answer",
+    "####",
+    "\\boxed",
+    "antwort",
+    "respuesta",
+    "réponse",
+    "ответ",
+    "jibu",
+)
+_KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答")
+"""A part of every statement mark, in lower case: texts without one skip the pattern."""
+# A statement the model does not commit to. `would` marks a conditional (`the answer would be
+# 20`); a question mark asks.
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|might|could|would|I[ \t]+(?:think|believe|guess)"
+    r"|not[ \t]+(?:sure|certain)|unsure|alternatively|otherwise|either)\b|[?？]",
+    re.IGNORECASE,
+)
+_WEAK = frozenset(("would", "could", "might"))
+"""Hedge words that make the statement the rules found hedged only with a condition."""
+_SCENARIO_OPENING = re.compile(
+    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|unless|in[ \t]+case|when)\b", re.IGNORECASE
+)
+_HEDGE_HINTS: tuple[str, ...] = ("?", "？", "may", "perhap", "possib", "probab", "might", "could")
+_HEDGE_HINTS += ("would", "think", "believe", "guess", "sure", "altern", "otherwise", "either")
+_HEDGE_HINTS += ("if", "unless", "assum", "suppos", "case", "when")
+"""A part of every hedge and condition word, in lower case: most sentences hold none."""
+_CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case)\b", re.I)
+# Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
+# made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
+_RETRACTION = re.compile(
+    r"(?:^|[.!?:]\s|\n)[ \t*_#>]*+(?:(?:hmm|wait|but|oh|actually|ah|hold[ \t]+on)[ \t,.!…]*+)*"
+    r"(?:oh[ \t]+no\b|oops\b|I[ \t]+(?:made|have[ \t]+made)[ \t]+(?:a|an)[ \t]+(?:mistake|error)"
+    r"|I[ \t]+was[ \t]+wrong"
+    r"|that(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+(?:right|correct))"
+    r"|correction[ \t*_]*:|on[ \t]+second[ \t]+thought|scratch[ \t]+that"
+    r"|I[ \t]+(?:misread|misunderstood|overlooked|forgot|miscalculated|miscounted)\b"
+    r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
+    r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect)"
+    r"|(?:that|this)[ \t]+can(?:'t|not)[ \t]+be[ \t]+right|never[ \t]*mind\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A closing sentence that delivers a result: `So she makes $20 every day.`
+_SENTENCE_BODY = r"(?:[^\n.!?]|\.(?=\d))*+"
+# The last sentence of a text, when it holds a number; and one that concludes (`So she makes $36
+# every day.`).
+_LAST_SENTENCE = re.compile(
+    r"(?:^|[.!?:]\s+|\n)(?P<sentence>(?:[^\n.!?\d]|\.(?=\d))*+\d"
+    rf"{_SENTENCE_BODY})[.!?]?[ \t*_]*\s*\Z"
+)
+_CONCLUSION = re.compile(
+    r"(?:so|therefore|thus|hence|in[ \t]+total|the[ \t]+(?:correct|right|final)[ \t]+"
+    r"(?:total|result|amount))\b",
+    re.IGNORECASE,
+)
+# Another value offered after a hedged statement, without an answer mark: `…, but it could be 20`,
+# `Or maybe 20.`
+_OTHER_VALUE = re.compile(
+    r"\b(?:or|but|alternatively|otherwise|maybe|perhaps|possibly|could|might|though|although"
+    r"|else)\b[^.!?\n\d]{0,80}\d",
+    re.IGNORECASE,
+)
+_DIGIT = re.compile(r"\d")
+_UNIT_WORD = re.compile(r"[\d,.]*+\}?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}")
+# The result of a computation in the working: `= 36`, `= $36`.
+_COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
+_OTHER_LOOK = 200
+_CONCLUSION_LOOK = 400
+"""Characters at the end of a text in which its closing sentence is looked for."""
+# Whose answer a phrase states when it is not the model's: `the reference answer is 18`, `the
+# expected answer is`, `a common wrong answer is`.
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:reference|expected|gold|official|textbook|book['’]?s?|given|provided|key|grader['’]?s?"
+    r"|your|their|his|her|its|another|other|wrong|incorrect|common|typical|an?|example|sample"
+    r"|sheet['’]?s?)[ \t]+(?:final[ \t]+)?\Z",
+    re.IGNORECASE,
+)
+_OWNER_LOOK = 40
+_UNIT_GAP = 60
+"""Most characters between two statements of one quantity in two units in one sentence."""
+_SENTENCE_LOOK = 200
+"""Characters around a statement searched for the bounds of its sentence."""
+_VALUE_WINDOW = 200
+"""Characters after a mark in which its value is read."""
+_SCENARIO_LOOK = 600
+"""Characters before a hedged statement in which the statement it is an alternative to is
+looked for (`If she eats them, \\boxed{20}. If she sells them, \\boxed{26}.`)."""
+_RULES = ("answer_line", "hash_line", "boxed", "answer_tag", "json", "answer_is", "a_line")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of an answer: its rule, value, text, where it ends, whether it is hedged."""
+
+    rule: str
+    value: Decimal
+    text: str
+    start: int
+    end: int
+    hedged: bool
+
+
+def deliver(
+    reader: Reader, rule: str, found: Found, cut: bool
+) -> tuple[str, Found] | NoAnswer | None:
+    """What the answer statement ``found`` (by ``rule``, in ``reader.text``) delivers.
+
+    Args:
+        reader: The text the rules read, with the sample's question.
+        rule: The rule that found the statement (the last-number guess is no statement).
+        found: Its value and snippet.
+        cut: Whether a stop reason says the generation was cut at the token limit.
+
+    Returns:
+        ``None`` when the statement stands; a later statement's rule and value when it corrects
+        it; a :class:`NoAnswer` when nothing was delivered.
+    """
+    if rule not in _RULES:
+        return None
+    text = reader.text
+    value, snippet = found
+    start = text.rfind(snippet)
+    if start < 0:
+        return None
+    current = Statement(rule, value, snippet, start, start + len(snippet), False)
+    if _hedged(text, current.start, current.end, anchor=True):
+        # `\boxed{18}. If we count the muffin, the answer would be \boxed{20}.`: the hedged
+        # statement is an alternative to the one before it, which is judged instead.
+        current = _earlier(reader, current) or Statement(
+            rule, value, snippet, current.start, current.end, True
+        )
+    tail = text[current.end :]
+    folded = tail.lower()
+    if _offers_other(reader, current):
+        # `The answer is probably 18, but it could be 20.`, `18 (though 20 is also possible)`:
+        # two candidates, no one answer.
+        return NoAnswer(HEDGED_BOTH)
+    if not any(keyword in folded for keyword in _KEYWORDS) and _RETRACTION.search(tail) is None:
+        closing = None if _unfinished(text, cut) else _closing_correction(reader, current)
+        if closing is not None:
+            return closing
+        return None if current.start == start else (current.rule, (current.value, current.text))
+    alternative = False
+    retracted_at: int | None = None
+    position = current.end
+    for statement in _statements(reader, current.end):
+        if _RETRACTION.search(text, position, statement.start):
+            retracted_at = statement.start
+        position = statement.end
+        if retracted_at is not None:
+            if statement.hedged:
+                return NoAnswer(RETRACTED)
+            current, alternative, retracted_at = statement, False, None
+        elif same_number(statement.value, current.value) or _other_unit(text, current, statement):
+            if not statement.hedged:
+                current = replace(current, hedged=False)  # a restatement commits to the value
+        elif statement.hedged:
+            alternative = True
+        else:
+            current, alternative = statement, False
+    retraction = _RETRACTION.search(text, position)
+    if retraction is not None:
+        retracted_at = retraction.end()
+    if retracted_at is not None:
+        return _after_retraction(reader, retracted_at, _unfinished(text, cut))
+    if current.hedged and (alternative or _offers_other(reader, current)):
+        return NoAnswer(HEDGED_BOTH)
+    closing = None if _unfinished(text, cut) else _closing_correction(reader, current)
+    if closing is not None:
+        return closing
+    if current.start == start:
+        return None
+    return current.rule, (current.value, current.text)
+
+
+def _unfinished(text: str, cut: bool) -> bool:
+    """Whether the text was cut: by its stop reason, or visibly, mid-sentence."""
+    return cut or stops_mid_sentence(text)
+
+
+def _offers_other(reader: Reader, statement: Statement) -> bool:
+    """Whether another value is offered beside the statement's: after a hedge or alternative
+    word in the rest of its sentence, or (for a hedged statement) in the text right after it;
+    the same quantity in another unit (`$18, or 1800 cents`) is not another value."""
+    text = reader.text
+    first = _DIGIT.search(text, statement.start, statement.end)
+    begin = statement.end if first is None else first.end()
+    closed = SENTENCE_END.search(text, statement.end, statement.end + _SENTENCE_LOOK)
+    stop = closed.start() if closed is not None else min(len(text), statement.end + _OTHER_LOOK)
+    if statement.hedged:
+        stop = max(stop, min(len(text), statement.end + _OTHER_LOOK))
+    if _DIGIT.search(text, begin, stop) is None:
+        return False  # no other number at all (the common case, found cheaply)
+    for offered in _OTHER_VALUE.finditer(text, begin, stop):
+        other = reader.value_of(text[offered.end() - 1 : offered.end() + _VALUE_WINDOW // 4])
+        if other is not None and not same_number(other, statement.value):
+            unit = _UNIT_WORD.match(text, offered.end())
+            if not (same_quantity(other, statement.value) and unit is not None):
+                return True
+    return False
+
+
+def _closing_correction(reader: Reader, current: Statement) -> tuple[str, Found] | None:
+    """A closing sentence after the statement that delivers another value the working after the
+    statement computed (`ANSWER: 18` … `9 * 4 = 36.` … `So she makes $36 every day.`)."""
+    text = reader.text
+    closing = _last_sentence(text, current.end)
+    if closing is None or not _CONCLUSION.match(closing.group("sentence").lstrip(" \t*_")):
+        return None
+    found = find_last_number(reader.with_text(closing.group("sentence")))
+    if found is None or same_number(found[0], current.value):
+        return None
+    for computed in _COMPUTED.finditer(text, current.end, closing.start() + 1):
+        value = reader.value_of(computed.group("value"))
+        if value is not None and same_number(value, found[0]):
+            return "last_number", found
+    return None
+
+
+def _last_sentence(text: str, start: int) -> re.Match[str] | None:
+    """The text's last sentence, from ``start`` on, when it holds a number and commits to it."""
+    # From just before ``start``: the boundary that opens the first sentence is read with it.
+    closing = _LAST_SENTENCE.search(text, max(start - 2, len(text) - _CONCLUSION_LOOK, 0))
+    if closing is None or _hedged(text, closing.start("sentence"), closing.end("sentence")):
+        return None
+    return closing
+
+
+def _earlier(reader: Reader, anchor: Statement) -> Statement | None:
+    """The nearest statement of another value close before a hedged one, if any."""
+    window = max(0, anchor.start - _SCENARIO_LOOK)
+    earlier = [
+        s
+        for s in _statements(reader, window, anchor.start)
+        if s.end <= anchor.start and not same_number(s.value, anchor.value)
+    ]
+    if not earlier:
+        return None
+    # Judged as the rules' statement is: `Jen will earn \\boxed{34} if she sells everything.`
+    # commits to 34; a condition alone does not hedge it.
+    last = earlier[-1]
+    return replace(last, hedged=_hedged(reader.text, last.start, last.end, scenario=True))
+
+
+def _statements(reader: Reader, start: int, end: int | None = None) -> list[Statement]:
+    """The statements of an answer in ``reader.text[start:end]``, in text order."""
+    text = reader.text
+    stop = len(text) if end is None else end
+    spans = {span_start: span_end for span_start, span_end in boxed_spans(text[start:stop])}
+    found = []
+    for mark in _STATEMENT.finditer(text, start, stop):
+        rule = mark.lastgroup or ""
+        if rule == "boxed":
+            end = spans.get(mark.end() - start)
+            if end is None:
+                continue
+            content = text[mark.end() : start + end]
+            value, stated, stated_end = reader.value_of(content), content, start + end + 1
+        elif rule == "answer_is":
+            phrased = phrase_value(reader, mark.end())
+            owner = text[max(0, mark.start() - _OWNER_LOOK) : mark.start()]
+            if phrased is None or _SOMEONE_ELSES.search(owner):
+                continue  # prose, a question, or someone else's answer (`the reference answer is`)
+            value, stated = phrased
+            stated_end = mark.end() + len(stated)
+        else:
+            line = text[mark.end() : mark.end() + _VALUE_WINDOW].split("\n")[0]
+            sentence_end = SENTENCE_END.search(line)
+            stated = line if sentence_end is None else line[: sentence_end.start()]
+            if rule == "answer_tag":
+                stated = stated.split("<", 1)[0]
+            value, stated_end = reader.value_of(stated), mark.end() + len(stated)
+            if value is None and rule != "a_line" and _DIGIT.search(stated) is None:
+                value = number_in_words(stated.strip(" \t*_`.\"'"))  # `<answer>twenty</answer>`
+        if value is None:
+            continue
+        snippet = text[mark.start() : stated_end]
+        hedged = _hedged(text, mark.start(), stated_end)
+        found.append(Statement(rule, value, snippet, mark.start(), stated_end, hedged))
+    return found
+
+
+def _hedged(text: str, start: int, end: int, anchor: bool = False, scenario: bool = False) -> bool:
+    """Whether the sentence that holds ``text[start:end]`` does not commit to its value: a hedge
+    word in it, a question mark closing it, or a condition. The statement the rules found is
+    read as hedged only by a hedge word, or a condition with `would`, `could`, `might`: `If we
+    add them, we get \\boxed{20}` states the answer."""
+    before = text[max(0, start - _SENTENCE_LOOK) : start]
+    opened = max(before.rfind(mark) for mark in (". ", "! ", "? ", "\n"))
+    sentence_start = start - len(before) + opened + 1 if opened >= 0 else start - len(before)
+    closed = SENTENCE_END.search(text, end, end + _SENTENCE_LOOK)
+    sentence_end = closed.end() if closed is not None else min(len(text), end + _SENTENCE_LOOK)
+    sentence = text[sentence_start:sentence_end]
+    folded = sentence.lower()
+    if not any(hint in folded for hint in _HEDGE_HINTS):
+        return False  # no hedge or condition word at all (the common case, found cheaply)
+    words = {hedge.group(0).lower() for hedge in _HEDGE.finditer(sentence)}
+    conditional = _CONDITION.search(sentence) is not None
+    if scenario:
+        # A statement before a hedged one: hedged as the rules' statement is, or when its
+        # sentence opens on a condition (`If she sells all the eggs, \\boxed{26}.`).
+        opens = _SCENARIO_OPENING.match(sentence) is not None
+        return opens or bool(words - _WEAK) or (bool(words) and conditional)
+    if anchor:
+        return bool(words - _WEAK) or (bool(words) and conditional)
+    return bool(words) or conditional
+
+
+def _other_unit(text: str, current: Statement, later: Statement) -> bool:
+    """Whether a later statement restates the value in another unit in the same sentence
+    (`\\boxed{2} hours, or \\boxed{120} minutes`)."""
+    if not same_quantity(current.value, later.value):
+        return False
+    gap = text[current.end : later.start]
+    return len(gap) <= _UNIT_GAP and SENTENCE_END.search(gap) is None
+
+
+def _after_retraction(reader: Reader, at: int, cut: bool) -> tuple[str, Found] | NoAnswer:
+    """After a retraction no statement followed: the last sentence after the retraction's own
+    (`She actually makes $20 a day.`) delivers its number in a finished text; a cut text, or one
+    with no such sentence, delivers nothing."""
+    text = reader.text
+    retraction_end = SENTENCE_END.search(text, at)
+    if cut or retraction_end is None:
+        return NoAnswer(RETRACTED)
+    closing = _last_sentence(text, retraction_end.end())
+    found = None if closing is None else find_last_number(reader.with_text(closing.group(0)))
+    return NoAnswer(RETRACTED) if found is None else ("last_number", found)

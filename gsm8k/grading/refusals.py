@@ -1,0 +1,141 @@
+"""Why a stated answer holds a number that is not its value (`Reader.refusal`, in reader).
+
+A stated answer is refused, in this order, when it is an expression with a variable (`x - 14`),
+arithmetic still to do (`9 × 2`), a bound (`at least 18`), a function of a number (`\\sqrt{18}`,
+`18% of 50`), or two candidate values (`18 or 20`, `18, perhaps 20`, `18 to 20`); one quantity in
+two units, each value with its unit (`$18 (or 1800 cents)`), and a mixed number are one value.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from gsm8k.grading.numbers import NUMBER_PATTERN, number_from_match
+
+CURRENCY_SIGN = re.compile(r"[$£€¥₹]")
+
+# A single-letter variable joined to the value by an operator: `x - 14`, `14 - x`, `2*n`. The
+# articles and `I` are words, not variables.
+_VARIABLE_BEFORE = re.compile(r"(?<![A-Za-z\\])(?![aAI][ \t])[A-Za-z][ \t]*[-+*×−][ \t]*$")
+_VARIABLE_AFTER = re.compile(r"[ \t]*[-+*×−/][ \t]*(?![aAI](?![A-Za-z]))[A-Za-z](?![A-Za-z])")
+_VARIABLE_LOOK = 8
+# Arithmetic on the stated value (`9 × 2`, `9*2`, `\\boxed{9 \\times 2}`, `20 - 2`): its first
+# operand is not the answer. A power of ten (`1.2 \\times 10^{5}`, `5×10⁴`) is one number.
+# Every operator glyph counts: the minus sign `−` (U+2212), `x` between two numbers, the dots
+# `·` and `⋅`, `∗`, `÷`, `\\cdot`.
+_OPERATION = re.compile(
+    r"[ \t]*+(?:[×*÷+−·⋅∗∙]|\\times|\\cdot|\\div|(?<=[ \t])[-x](?=[ \t]))[ \t]*+\\?[$£€¥₹]?"
+    r"(?!10[ \t]*(?:\^|\*\*|[⁰¹²³⁴-⁹]))\d"
+)
+# A function of the stated number, or words that make it an operand: `\\sqrt{18}`, `√18`,
+# `twice 18`, `half of 18`; `18 squared`, `18% of 50`, `18\\pi`, `18π`, `\\boxed{18!}`.
+_FUNCTION_BEFORE = re.compile(
+    r"(?:\\sqrt[ \t]*(?:\[[^\]]{0,8}\])?[ \t]*\{?|√|∛|\b(?:twice|double|triple|thrice"
+    r"|half[ \t]+of|square[ \t]+root[ \t]+of|sqrt\(?|log|ln|sin|cos|tan))[ \t]*\\?[$£€¥₹]?[ \t]*$",
+    re.IGNORECASE,
+)
+_FUNCTION_AFTER = re.compile(
+    r"[ \t]*+(?:\\?%|percent)[ \t]++of[ \t]++\\?[$£€¥₹]?\d"
+    r"|[ \t]*+(?:squared|cubed|to[ \t]+the[ \t]+power)\b|[ \t]*+(?:\\pi\b|π)"
+    r"|!(?=[ \t]*(?:$|[=+*×/}]))",
+    re.IGNORECASE,
+)
+_FUNCTION_LOOK = 24
+# A bound on the value rather than the value: `at least 18`, `more than 18`, `≤ 18`. (`about 18`,
+# `approximately 18` state the value, rounded.)
+_BOUND_BEFORE = re.compile(
+    r"(?:\b(?:at[ \t]+(?:least|most)|(?:more|less|fewer|greater|higher|lower)[ \t]+than"
+    r"|no[ \t]+(?:more|less|fewer)[ \t]+than)|[≥≤><]|\\(?:geq?|leq?|gt|lt)\b)"
+    r"[ \t]*\\?[$£€¥₹]?[ \t]*\Z",
+    re.IGNORECASE,
+)
+# Two values offered as alternatives or side by side: `18 or 20`, `18 dollars or 20 dollars`,
+# `18–20`, `18 to 20`, `18 and 20`, `18, 20`, `18; 20`, `18 20`, `18 \\text{ or } 20`, `18 \\text{
+# (or } 20)`, `18, perhaps 20`, `18 or maybe 20`, `20 (…) / 18 (…)`. The unit word is a word of its
+# own: `$168 for 2 weeks` is not `$168 f` or `2`.
+_ALTERNATIVE = re.compile(
+    r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?"
+    r"(?:\(?[ \t]*(?<![A-Za-z])(?:or|and|to)[ \t]+|[–;][ \t]*|,[ \t]+"
+    r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
+    r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and)[ \t]*\}[ \t]*)"
+    r"(?:(?:or|perhaps|maybe|possibly|probably|else|even)[ \t,]++)?"
+    r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
+)
+_UNIT_AFTER = re.compile(r"[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*)?(?P<unit>[A-Za-z]{2,12}|¢)")
+UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
+"""Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
+cents, …): two values in this ratio may be one answer written twice."""
+EXPRESSION = "the stated answer is an expression with a variable, not a number"
+HEDGED = "the stated answer offers two different values"
+ARITHMETIC = "the stated answer is arithmetic still to be done, not its result"
+BOUND = "the stated answer is a bound (at least, more than, ≤ …), not a value"
+FUNCTION = (
+    "the stated answer is a function of a number (a root, a power, a percent of), not a value"
+)
+
+
+def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
+    """Why ``stated``, whose first number is ``first``, is not that number's value; ``None`` when
+    it is. ``mixed`` says the number opens a mixed number or a compound quantity (one value)."""
+    before = stated[max(0, first.start() - _VARIABLE_LOOK) : first.start()]
+    if _VARIABLE_BEFORE.search(before) or _VARIABLE_AFTER.match(stated, first.end()):
+        return EXPRESSION
+    if _OPERATION.match(stated, first.end()):
+        return ARITHMETIC
+    bound_before = stated[max(0, first.start() - _FUNCTION_LOOK) : first.start()]
+    if _BOUND_BEFORE.search(bound_before):
+        return BOUND
+    if _FUNCTION_BEFORE.search(bound_before) or _FUNCTION_AFTER.match(stated, first.end()):
+        return FUNCTION
+    if mixed:
+        return None  # `18 and 1/2`, `1 hour 30 minutes`: one value
+    alternative = _ALTERNATIVE.match(stated, first.end())
+    second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
+    if second is not None and alternative is not None:
+        one, other = number_from_match(first), number_from_match(second)
+        if (
+            one is not None
+            and other is not None
+            and not _one_quantity(one, other, first, alternative, second, stated)
+        ):
+            return HEDGED
+    return None
+
+
+def _one_quantity(
+    one: Decimal,
+    other: Decimal,
+    first: re.Match[str],
+    alternative: re.Match[str],
+    second: re.Match[str],
+    stated: str,
+) -> bool:
+    """Whether two values side by side are one quantity: the same value, or one written in two
+    units, each value with its own unit (`$18 (or 1800 cents)`, `2 hours or 120 minutes`); two
+    bare values in a unit ratio (`2 or 4`) are two answers."""
+    if one == other:
+        return True
+    if not same_quantity(one, other):
+        return False
+    after = _UNIT_AFTER.match(stated, second.end())
+    unit = alternative.group("unit") or ""
+    first_unit = unit.lower() if unit.isalpha() else ""
+    priced = CURRENCY_SIGN.search(stated[max(0, first.start() - 2) : first.end()]) is not None
+    if after is None or not (first_unit or priced):
+        return False
+    return after.group("unit").lower() != first_unit
+
+
+def same_quantity(one: Decimal, other: Decimal) -> bool:
+    """Whether two values may be one quantity in two units (`2 hours or 120 minutes`)."""
+    if one == other:
+        return True
+    small, large = sorted((one.copy_abs(), other.copy_abs()))
+    return small != 0 and ratio_in(large, small, UNIT_FACTORS)
+
+
+def ratio_in(large: Decimal, small: Decimal, factors: frozenset[Decimal]) -> bool:
+    """Whether ``large / small`` is one of ``factors`` (all under 10**4); values of millions
+    of digits apart are not divided, which would overflow the decimal context."""
+    return large.adjusted() - small.adjusted() <= 4 and large / small in factors
