@@ -4,10 +4,12 @@ report checked against a hand count, and pairs that differ in more than the serv
 from __future__ import annotations
 
 import json
+import re
 import math
 import os
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -126,6 +128,9 @@ def test_every_figure_of_the_report_matches_a_hand_count(
         assert side["seconds_per_sample"] == pytest.approx(total / 6)
         assert side["solving_seconds_per_sample"] == pytest.approx((total - started) / 6)
         assert side["solving_seconds_per_correct"] == pytest.approx((total - started) / correct)
+        # The run's own wall time: its log's start to end, not the sum of its samples'.
+        began, ended = (datetime.fromisoformat(t) for t in (log.stats.started_at, log.stats.completed_at))
+        assert side["run_seconds"] == pytest.approx((ended - began).total_seconds(), abs=1e-3)
         if count == 0:
             assert all(start is not None and start > 0 for start in starts)
             assert side["start_seconds_per_sample"] == pytest.approx(started / 6)
@@ -151,6 +156,7 @@ def test_every_figure_of_the_report_matches_a_hand_count(
     assert "| tokens / correct answer | 390 | 240 |" in text
     assert "| tokens / sample (input + output) | 260 (217 + 43) | 120 (100 + 20) |" in text
     assert "| server start-up / sample |" in text and "| cost / sample |" not in text
+    assert re.search(r"\| run, wall time \| [\d.]+ s \| [\d.]+ s \|", text), text
     assert "no tool call" not in text
     assert "Solved only with the server: 3 (1–2, 5). Solved only without it: 2 (3–4)." in text
 

@@ -4,7 +4,7 @@ Reads the pair (see :mod:`gsm8k.compare.mcp_pair`) as one experiment and reports
 accuracy with its Wilson interval, the extraction-failure rate (no answer found), tool calls per
 sample and the share of calls that failed, tokens (input and output) per sample and per correct
 answer and, given prices, their cost; the server's start-up per sample apart from the solving
-time, and the solving time per sample and per correct answer. Then the paired difference with
+time, the solving time per sample and per correct answer, and the run's wall time. Then the paired difference with
 its interval and exact McNemar p (the same statistics as the ordinary comparison), the questions
 solved only with the server and only without it, the smallest effect this many questions could
 detect, and a verdict: ``helps``, ``hurts`` or ``no effect detectable at this n``. Samples the
@@ -95,6 +95,9 @@ class Side:
     solving_seconds_per_correct: float | None
     seconds_per_sample: float
     """Wall time, start to score, server start-up included."""
+    run_seconds: float
+    """The run's own wall time, from its logs' start to end (its retries added, time two logs
+    share counted once): with samples run at once, what the user waited for the side."""
     unscored: list[SampleId]
     rerun: str
 
@@ -142,6 +145,7 @@ def side(
         solving_seconds_per_sample=solving / len(completed),
         solving_seconds_per_correct=solving / correct if correct else None,
         seconds_per_sample=seconds / len(completed),
+        run_seconds=run.wall_seconds,
         unscored=unscored,
         rerun=rerun_command(run.rerun, unscored, folder) if unscored and run.rerun else "",
     )
@@ -266,6 +270,7 @@ def markdown(report: dict[str, Any]) -> str:
             _amount(with_side.solving_seconds_per_correct, "{:.2f} s"),
             _amount(without_side.solving_seconds_per_correct, "{:.2f} s"),
         ),
+        ("run, wall time", _duration(with_side.run_seconds), _duration(without_side.run_seconds)),
     ]
     lines += [f"| {name} | {first} | {second} |" for name, first, second in rows]
     if with_side.tool_calls_per_sample == 0:
@@ -301,11 +306,24 @@ def markdown(report: dict[str, Any]) -> str:
         "error (a timeout included). Input tokens include cached ones; costs price them at the "
         "given input price. Server start-up is the time from a sample asking for its server until "
         "the tools were listed (its wait for a turn included); solving time is the rest of the "
-        "sample's wall time, from start to score. The "
+        "sample's wall time, from start to score. The run's wall time is from its log's start to "
+        "its end (samples run at once, so it is not the sum of theirs), each log of a rerun "
+        "added. The "
         "smallest detectable difference is the paired difference a two-sided test at 5% finds "
         "with 80% power given the share of questions that came out differently (at least one).",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _duration(seconds: float) -> str:
+    """``42.1 s``, ``3 min 07 s``, ``1 h 02 min``."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {rest:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
 
 
 def _tokens(shown: Side) -> str:

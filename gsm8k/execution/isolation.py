@@ -32,8 +32,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
-from inspect_ai._util.error import PrerequisiteError
-
 from gsm8k.execution.image import Image, ImageUnavailable, runtime_image
 from gsm8k.execution.packages import THREAD_ENVIRONMENT, available_packages
 from gsm8k.execution.seccomp import SeccompUnavailable, filter_descriptor
@@ -125,13 +123,23 @@ def _probe(bwrap: str) -> str | None:
     return None
 
 
-def unavailable_reason() -> str | None:
-    """Why the OS sandbox cannot be used on this machine, or ``None`` when it can."""
+def missing_reason() -> str | None:
+    """Why there is no bubblewrap to try here (no Linux, not installed), or ``None``: the
+    check that costs nothing; :func:`unavailable_reason` also builds the runtime image and runs
+    the probe sandbox."""
     if not sys.platform.startswith("linux"):
         return f"bubblewrap needs Linux namespaces; this is {sys.platform}"
-    bwrap = find_bwrap()
-    if bwrap is None:
+    if find_bwrap() is None:
         return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
+    return None
+
+
+def unavailable_reason() -> str | None:
+    """Why the OS sandbox cannot be used on this machine, or ``None`` when it can."""
+    missing = missing_reason()
+    bwrap = find_bwrap()
+    if missing is not None or bwrap is None:
+        return missing
     return _probe(bwrap)
 
 
@@ -263,6 +271,9 @@ def check_sandbox_trust(sandbox: str, trust_model_code: bool) -> None:
         )
     if sandbox in CONTAINER_SANDBOXES or trust_model_code:
         return
+    # Imported where raised: gsm8k-mcp loads this module and runs without Inspect.
+    from inspect_ai._util.error import PrerequisiteError
+
     what = (
         "Inspect's local sandbox runs programs as your user, with your environment and files"
         if sandbox == "local"
@@ -287,4 +298,6 @@ def choose_isolation(trust_model_code: bool) -> Isolation:
         return "bwrap"
     if trust_model_code:
         return "process"
+    from inspect_ai._util.error import PrerequisiteError
+
     raise PrerequisiteError(refusal(reason))

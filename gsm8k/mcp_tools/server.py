@@ -19,17 +19,17 @@ import signal
 import sys
 from collections.abc import Mapping, Sequence
 
-from inspect_ai._util.error import PrerequisiteError
+import anyio
 
+from gsm8k.execution.budget import describe
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import run_model_code
 from gsm8k.execution.image import remove_own_images
-from gsm8k.execution.isolation import Isolation, choose_isolation
+from gsm8k.execution.isolation import Isolation, missing_reason, refusal, unavailable_reason
 from gsm8k.execution.packages import describe as describe_packages
 from gsm8k.execution.packages import program_packages
 from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
-from gsm8k.execution.tools import describe
-from gsm8k.mcp_tools.fairness import BudgetSpent, FairRunner
+from gsm8k.mcp_tools.fairness import CONNECTION_KEY, BudgetSpent, FairRunner
 
 SERVER_NAME = "gsm8k-math"
 DEFAULT_PORT = 8765
@@ -68,6 +68,12 @@ def build_server(
         """Run a short Python program in a sandbox (no network, no files, a few seconds of CPU)
         and return what it prints; define solution() returning a number, or assign it to `ans`,
         to get a result too."""
+        if isolation == "bwrap":
+            # The runtime image and the probe, before the first program (cached after it):
+            # a server whose model never runs a program never pays for them.
+            reason = await anyio.to_thread.run_sync(unavailable_reason)
+            if reason is not None:
+                raise ToolError(f"the sandbox cannot run programs on this machine: {reason}")
         try:
             async with runner.program(session_key(ctx.headers), limits.timeout_seconds):
                 result = await run_model_code(code, limits, False, isolation)
@@ -89,9 +95,11 @@ def build_server(
 def session_key(headers: Mapping[str, str] | None) -> str:
     """Which client session a call belongs to: over HTTP the session id the server assigned
     (the SDK routes each request by it and refuses unknown ones; its per-request session
-    objects are new on every call), over stdio the one session of the process."""
+    objects are new on every call), in the evaluator's process the connection's own key
+    (:data:`~gsm8k.mcp_tools.fairness.CONNECTION_KEY`), over stdio the one session of the
+    process."""
     if headers is None:
-        return "stdio"
+        return CONNECTION_KEY.get() or "stdio"
     return str(headers.get(SESSION_HEADER, ""))
 
 
@@ -114,11 +122,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "your user can (only for models whose code you trust)",
     )
     args = parser.parse_args(argv)
-    try:
-        isolation = choose_isolation(args.trust_model_code)
-    except PrerequisiteError as error:
-        print(f"gsm8k-mcp: {error}", file=sys.stderr)
+    # Only what costs nothing at the start (is bubblewrap there at all); the probe and the
+    # runtime image wait for the first program.
+    reason = missing_reason()
+    if reason is not None and not args.trust_model_code:
+        print(f"gsm8k-mcp: {refusal(reason)}", file=sys.stderr)
         return 2
+    isolation: Isolation = "bwrap" if reason is None else "process"
     server = build_server(isolation)
     # An MCP client stops a stdio server with SIGTERM (after closing its input), often in the
     # middle of a program: remove the runtime image before going, or it stays mounted.
