@@ -4,9 +4,9 @@ report checked against a hand count, and pairs that differ in more than the serv
 from __future__ import annotations
 
 import json
-import re
 import math
 import os
+import re
 import subprocess
 import sys
 from datetime import datetime
@@ -129,7 +129,9 @@ def test_every_figure_of_the_report_matches_a_hand_count(
         assert side["solving_seconds_per_sample"] == pytest.approx((total - started) / 6)
         assert side["solving_seconds_per_correct"] == pytest.approx((total - started) / correct)
         # The run's own wall time: its log's start to end, not the sum of its samples'.
-        began, ended = (datetime.fromisoformat(t) for t in (log.stats.started_at, log.stats.completed_at))
+        began, ended = (
+            datetime.fromisoformat(t) for t in (log.stats.started_at, log.stats.completed_at)
+        )
         assert side["run_seconds"] == pytest.approx((ended - began).total_seconds(), abs=1e-3)
         if count == 0:
             assert all(start is not None and start > 0 for start in starts)

@@ -4,11 +4,12 @@ Reads the pair (see :mod:`gsm8k.compare.mcp_pair`) as one experiment and reports
 accuracy with its Wilson interval, the extraction-failure rate (no answer found), tool calls per
 sample and the share of calls that failed, tokens (input and output) per sample and per correct
 answer and, given prices, their cost; the server's start-up per sample apart from the solving
-time, the solving time per sample and per correct answer, and the run's wall time. Then the paired difference with
-its interval and exact McNemar p (the same statistics as the ordinary comparison), the questions
-solved only with the server and only without it, the smallest effect this many questions could
-detect, and a verdict: ``helps``, ``hurts`` or ``no effect detectable at this n``. Samples the
-server failed (unscored) are listed with the command that runs them again.
+time, the solving time per sample and per correct answer, and the run's wall time. Then the
+paired difference with its interval and exact McNemar p (the same statistics as the ordinary
+comparison), the questions solved only with the server and only without it, the smallest
+effect this many questions could detect, and a verdict: ``helps``, ``hurts`` or ``no effect
+detectable at this n``. Samples the server failed (unscored) are listed with the command that
+runs them again.
 
 The smallest detectable effect is the paired difference a two-sided test at 5% would find with
 80% power, ``(z(0.975) + z(0.8)) * sqrt(d / n)``, where ``d`` is the share of questions that came

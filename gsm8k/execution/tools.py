@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from inspect_ai.solver import Solver, use_tools
 from inspect_ai.tool import Tool, ToolError, tool
 from inspect_ai.util import store
@@ -13,7 +11,7 @@ from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import check_isolation, run_model_code
 from gsm8k.execution.isolation import Isolation
 from gsm8k.execution.policy import CodePolicy
-from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits
+from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
 
 __all__ = ["DEFAULT_BUDGET", "TOOL_OUTPUT_CHARS", "ProgramBudget", "describe"]
 """The budget and the model's view of a run live in :mod:`gsm8k.execution.budget` (free of

@@ -238,9 +238,9 @@ async def with_server(
 ) -> TaskState:
     """Connect, offer the server's tools, run the loop; the connection closes with the sample.
 
-    The start waits for a turn (:func:`gsm8k.mcp_tools.startup.start_slot`); ``start_seconds`` counts
-    from the server's own start. Both times go into the sample's metadata. A connection to the
-    run's ``running`` server starts no process and takes no turn.
+    The start waits for a turn (:func:`gsm8k.mcp_tools.startup.start_slot`); ``start_seconds``
+    counts from the server's own start. Both times go into the sample's metadata. A connection
+    to the run's ``running`` server starts no process and takes no turn.
     """
     asked = time.monotonic()
     slots = start_slot() if running is None else anyio.Semaphore(1)

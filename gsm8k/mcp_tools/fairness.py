@@ -21,7 +21,6 @@ import os
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Hashable
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 import anyio
@@ -30,10 +29,6 @@ from gsm8k.execution.budget import DEFAULT_BUDGET, ProgramBudget
 
 REMEMBERED_SESSIONS = 10_000
 """Sessions whose spending is kept (the least recently active are forgotten past this)."""
-CONNECTION_KEY: ContextVar[str | None] = ContextVar("gsm8k_mcp_connection", default=None)
-"""The session of an in-process connection (:mod:`gsm8k.mcp_tools.shared`): set in the task
-that serves the connection, so every request handler it starts reads the same key, and no other
-connection's."""
 
 
 def default_slots() -> int:

@@ -29,7 +29,7 @@ from gsm8k.execution.isolation import Isolation, missing_reason, refusal, unavai
 from gsm8k.execution.packages import describe as describe_packages
 from gsm8k.execution.packages import program_packages
 from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
-from gsm8k.mcp_tools.fairness import CONNECTION_KEY, BudgetSpent, FairRunner
+from gsm8k.mcp_tools.fairness import BudgetSpent, FairRunner
 
 SERVER_NAME = "gsm8k-math"
 DEFAULT_PORT = 8765
@@ -40,10 +40,15 @@ SESSION_HEADER = "mcp-session-id"
 
 
 def build_server(
-    isolation: Isolation, limits: Limits = DEFAULT_LIMITS, runner: FairRunner | None = None
+    isolation: Isolation,
+    limits: Limits = DEFAULT_LIMITS,
+    runner: FairRunner | None = None,
+    session: str | None = None,
 ) -> object:
     """The MCP server with its two tools; programs run under ``isolation`` with ``limits``,
-    taking turns by session with a per-session budget (``runner``)."""
+    taking turns by session with a per-session budget (``runner``). With ``session``, every call
+    belongs to that session (one server object per connection, sharing ``runner``); else the
+    transport says which (:func:`session_key`)."""
     runner = runner or FairRunner()
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -75,7 +80,8 @@ def build_server(
             if reason is not None:
                 raise ToolError(f"the sandbox cannot run programs on this machine: {reason}")
         try:
-            async with runner.program(session_key(ctx.headers), limits.timeout_seconds):
+            key = session or session_key(ctx.headers)
+            async with runner.program(key, limits.timeout_seconds):
                 result = await run_model_code(code, limits, False, isolation)
         except BudgetSpent as error:
             raise ToolError(str(error)) from error
@@ -95,11 +101,9 @@ def build_server(
 def session_key(headers: Mapping[str, str] | None) -> str:
     """Which client session a call belongs to: over HTTP the session id the server assigned
     (the SDK routes each request by it and refuses unknown ones; its per-request session
-    objects are new on every call), in the evaluator's process the connection's own key
-    (:data:`~gsm8k.mcp_tools.fairness.CONNECTION_KEY`), over stdio the one session of the
-    process."""
+    objects are new on every call), over stdio the one session of the process."""
     if headers is None:
-        return CONNECTION_KEY.get() or "stdio"
+        return "stdio"
     return str(headers.get(SESSION_HEADER, ""))
 
 

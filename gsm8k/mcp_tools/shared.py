@@ -4,28 +4,33 @@ A ``gsm8k-mcp`` process keeps nothing a sample needs: each program already runs 
 its own, and the calculator has no state. What a process per sample costs is its start (the
 interpreter, the SDK, the sandbox's runtime image and its probe: seconds on a busy machine, the
 whole of a run's time with a scripted model). So for that server the run builds one server, in
-the evaluator's own process, when the task is built: the same :func:`~gsm8k.mcp_tools.server.
-build_server` the command runs, with its sandbox checked and its runtime image made once. Each
+the evaluator's own process, when the task is built: the same
+:func:`~gsm8k.mcp_tools.server.build_server` the command runs, whose sandbox runtime image and
+probe are made once for the run, in the background while the run starts. Each
 sample connects to it through the MCP SDK's in-memory streams, with Inspect's own MCP client on
 its end (the sample's tools, calls, errors and events are exactly those of a stdio server), and
-gets a connection of its own: a session key that no other sample shares
-(:data:`CONNECTION_KEY`), so the per-session turns and program budget of
-:mod:`gsm8k.mcp_tools.fairness` apply to each sample as they do to each process, and nothing of
-one sample's session reaches another.
+gets a connection of its own, served by a server object of its own whose every call belongs to
+a session key no other sample has. The programs of all samples share one
+:class:`~gsm8k.mcp_tools.fairness.FairRunner`, so the per-session turns and program budget
+apply to each sample as they do to each process, and nothing of one sample's session reaches
+another. (The SDK's request context cannot tell connections apart: it is new on every call and,
+in memory, carries no headers.)
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
 
 import anyio
 
+from gsm8k.execution.isolation import Isolation
 from gsm8k.mcp_tools.config import ServerSpec
-from gsm8k.mcp_tools.fairness import CONNECTION_KEY
+from gsm8k.mcp_tools.fairness import FairRunner
 from gsm8k.mcp_tools.startup import Announcement, describe, require_client
 from gsm8k.settings.errors import TaskInputError
 
@@ -84,6 +89,14 @@ async def _listed(running: SharedServer, seconds: float) -> int:
             return len(await server.tools())
 
 
+def _prepare() -> None:
+    from gsm8k.execution.isolation import unavailable_reason
+
+    # What fails here is found again, and reported to the model, by the first program's check.
+    with contextlib.suppress(Exception):
+        unavailable_reason()
+
+
 class SandboxRefused(Exception):
     """The machine cannot sandbox the model's programs and the command line does not trust
     them."""
@@ -96,22 +109,30 @@ class SharedServer:
     """One per evaluator process and trust setting: a second task of the run (or an eval set)
     reuses the server, its sandbox check and its runtime image."""
 
-    def __init__(self, spec: ServerSpec) -> None:
-        from gsm8k.execution.isolation import unavailable_reason
+    def __init__(self, spec: ServerSpec, runner: FairRunner | None = None) -> None:
+        """The server for ``spec``; its programs take turns and are budgeted by ``runner``
+        (by default the budget of ``tools=python`` per session)."""
+        from gsm8k.execution.isolation import missing_reason
         from gsm8k.mcp_tools.server import build_server
 
         self.spec = spec
         self.trusted = TRUST_FLAG in spec.args
-        # The sandbox's probe and its runtime image, once for the run (cached in this process).
-        reason = unavailable_reason()
+        reason = missing_reason()
         if reason is not None and not self.trusted:
             raise SandboxRefused(
                 f"{COMMAND} runs the model's programs in a bubblewrap sandbox, and this machine "
                 f"cannot start one: {reason}; install bubblewrap, or, only for a model whose code "
                 f"you trust, name the server as '{COMMAND} {TRUST_FLAG}'"
             )
-        self._server: Any = build_server("bwrap" if reason is None else "process")
+        self.isolation: Isolation = "bwrap" if reason is None else "process"
+        self.runner = runner or FairRunner()
+        self._build = build_server
         self._connections = itertools.count(1)
+        if self.isolation == "bwrap":
+            # The runtime image and the probe sandbox (seconds of copying), once for the run,
+            # made while the run starts; the first program waits for them (the server's python
+            # tool checks the probe before any program runs, and refuses on its failure).
+            threading.Thread(target=_prepare, name="gsm8k-mcp-sandbox").start()
 
     @classmethod
     def for_spec(cls, spec: ServerSpec) -> SharedServer:
@@ -126,22 +147,30 @@ class SharedServer:
         """Inspect's MCP client for one sample: a connection of its own when entered."""
         from inspect_ai.tool._mcp._local import MCPServerLocal
 
-        return MCPServerLocal(self._connect, name=self.spec.name, events=True)
+        # Inspect types the factory as its stdio transport's; the in-memory streams have the
+        # same read and write interface, which is all its client session uses.
+        return MCPServerLocal(
+            self._connect,  # type: ignore[arg-type]
+            name=self.spec.name,
+            events=True,
+        )
 
     @contextlib.asynccontextmanager
     async def _connect(self) -> AsyncIterator[tuple[Any, Any]]:
         from mcp.shared.memory import create_client_server_memory_streams
 
-        async with create_client_server_memory_streams() as (client, served):
-            async with anyio.create_task_group() as group:
-                group.start_soon(self._serve, *served, f"connection-{next(self._connections)}")
-                try:
-                    yield client
-                finally:
-                    group.cancel_scope.cancel()
+        key = f"connection-{next(self._connections)}"
+        async with (
+            create_client_server_memory_streams() as (client, served),
+            anyio.create_task_group() as group,
+        ):
+            group.start_soon(self._serve, *served, key)
+            try:
+                yield client
+            finally:
+                group.cancel_scope.cancel()
 
     async def _serve(self, read: Any, write: Any, key: str) -> None:
-        CONNECTION_KEY.set(key)
-        lowlevel = self._server._lowlevel_server
+        server: Any = self._build(self.isolation, runner=self.runner, session=key)
+        lowlevel = server._lowlevel_server
         await lowlevel.run(read, write, lowlevel.create_initialization_options())
-
