@@ -55,6 +55,7 @@ def server_file(folder: Path, checkout: Path) -> str:
         "command": sys.executable,
         "args": ["-m", "gsm8k.mcp_tools"],
         "env": {"PYTHONPATH": str(checkout)},
+        "cwd": str(checkout),  # -m puts the working directory first on the path
     }
     path.write_text(json.dumps(block), encoding="utf-8")
     return str(path)
