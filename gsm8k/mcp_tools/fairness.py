@@ -21,6 +21,7 @@ import os
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import anyio
@@ -29,6 +30,10 @@ from gsm8k.execution.budget import DEFAULT_BUDGET, ProgramBudget
 
 REMEMBERED_SESSIONS = 10_000
 """Sessions whose spending is kept (the least recently active are forgotten past this)."""
+CONNECTION_KEY: ContextVar[str | None] = ContextVar("gsm8k_mcp_connection", default=None)
+"""The session of an in-process connection (:mod:`gsm8k.mcp_tools.shared`), set where the
+connection is made. The SDK's in-memory streams carry the sender's context with each message and
+run its handler in it, so a call's handler reads the key of the connection it came in on."""
 
 
 def default_slots() -> int:

@@ -29,7 +29,7 @@ from gsm8k.execution.isolation import Isolation, missing_reason, refusal, unavai
 from gsm8k.execution.packages import describe as describe_packages
 from gsm8k.execution.packages import program_packages
 from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
-from gsm8k.mcp_tools.fairness import BudgetSpent, FairRunner
+from gsm8k.mcp_tools.fairness import CONNECTION_KEY, BudgetSpent, FairRunner
 
 SERVER_NAME = "gsm8k-math"
 DEFAULT_PORT = 8765
@@ -40,15 +40,10 @@ SESSION_HEADER = "mcp-session-id"
 
 
 def build_server(
-    isolation: Isolation,
-    limits: Limits = DEFAULT_LIMITS,
-    runner: FairRunner | None = None,
-    session: str | None = None,
+    isolation: Isolation, limits: Limits = DEFAULT_LIMITS, runner: FairRunner | None = None
 ) -> object:
     """The MCP server with its two tools; programs run under ``isolation`` with ``limits``,
-    taking turns by session with a per-session budget (``runner``). With ``session``, every call
-    belongs to that session (one server object per connection, sharing ``runner``); else the
-    transport says which (:func:`session_key`)."""
+    taking turns by session with a per-session budget (``runner``)."""
     runner = runner or FairRunner()
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
@@ -80,8 +75,7 @@ def build_server(
             if reason is not None:
                 raise ToolError(f"the sandbox cannot run programs on this machine: {reason}")
         try:
-            key = session or session_key(ctx.headers)
-            async with runner.program(key, limits.timeout_seconds):
+            async with runner.program(session_key(ctx.headers), limits.timeout_seconds):
                 result = await run_model_code(code, limits, False, isolation)
         except BudgetSpent as error:
             raise ToolError(str(error)) from error
@@ -101,9 +95,11 @@ def build_server(
 def session_key(headers: Mapping[str, str] | None) -> str:
     """Which client session a call belongs to: over HTTP the session id the server assigned
     (the SDK routes each request by it and refuses unknown ones; its per-request session
-    objects are new on every call), over stdio the one session of the process."""
+    objects are new on every call), in the evaluator's process the connection's own key
+    (:data:`~gsm8k.mcp_tools.fairness.CONNECTION_KEY`), over stdio the one session of the
+    process."""
     if headers is None:
-        return "stdio"
+        return CONNECTION_KEY.get() or "stdio"
     return str(headers.get(SESSION_HEADER, ""))
 
 

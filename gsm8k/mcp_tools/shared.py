@@ -9,12 +9,13 @@ the evaluator's own process, when the task is built: the same
 probe are made once for the run, in the background while the run starts. Each
 sample connects to it through the MCP SDK's in-memory streams, with Inspect's own MCP client on
 its end (the sample's tools, calls, errors and events are exactly those of a stdio server), and
-gets a connection of its own, served by a server object of its own whose every call belongs to
-a session key no other sample has. The programs of all samples share one
-:class:`~gsm8k.mcp_tools.fairness.FairRunner`, so the per-session turns and program budget
-apply to each sample as they do to each process, and nothing of one sample's session reaches
-another. (The SDK's request context cannot tell connections apart: it is new on every call and,
-in memory, carries no headers.)
+gets a connection of its own, whose every call belongs to a session key no other sample has
+(:data:`~gsm8k.mcp_tools.fairness.CONNECTION_KEY`; the SDK's request context cannot tell
+connections apart: it is new on every call and, in memory, carries no headers). So the
+per-session turns and program budget of :class:`~gsm8k.mcp_tools.fairness.FairRunner` apply to
+each sample as they do to each process, and nothing of one sample's session reaches another.
+(A server object per connection would do the same at about 0.1 s of CPU per sample: building
+the tools' schemas is most of a connection's cost.)
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import anyio
 
 from gsm8k.execution.isolation import Isolation
 from gsm8k.mcp_tools.config import ServerSpec
-from gsm8k.mcp_tools.fairness import FairRunner
+from gsm8k.mcp_tools.fairness import CONNECTION_KEY, FairRunner
 from gsm8k.mcp_tools.startup import Announcement, describe, require_client
 from gsm8k.settings.errors import TaskInputError
 
@@ -125,8 +126,7 @@ class SharedServer:
                 f"you trust, name the server as '{COMMAND} {TRUST_FLAG}'"
             )
         self.isolation: Isolation = "bwrap" if reason is None else "process"
-        self.runner = runner or FairRunner()
-        self._build = build_server
+        self._server: Any = build_server(self.isolation, runner=runner or FairRunner())
         self._connections = itertools.count(1)
         if self.isolation == "bwrap":
             # The runtime image and the probe sandbox (seconds of copying), once for the run,
@@ -160,6 +160,8 @@ class SharedServer:
         from mcp.shared.memory import create_client_server_memory_streams
 
         key = f"connection-{next(self._connections)}"
+        # Set in the task that connects (the sample's): what it sends carries the key.
+        CONNECTION_KEY.set(key)
         async with (
             create_client_server_memory_streams() as (client, served),
             anyio.create_task_group() as group,
@@ -171,6 +173,7 @@ class SharedServer:
                 group.cancel_scope.cancel()
 
     async def _serve(self, read: Any, write: Any, key: str) -> None:
-        server: Any = self._build(self.isolation, runner=self.runner, session=key)
-        lowlevel = server._lowlevel_server
+        # And in the task that serves it, should a handler run in the server's context instead.
+        CONNECTION_KEY.set(key)
+        lowlevel = self._server._lowlevel_server
         await lowlevel.run(read, write, lowlevel.create_initialization_options())
