@@ -177,13 +177,14 @@ def mcp_generate(
     (mcpbr's ``agent_prompt``), the question's message is that prompt around the question;
     with ``shared``, each sample connects to the run's one server instead of starting its own."""
     loop = guarded_generate()
-    running = SharedServer.for_spec(spec) if spec is not None and shared else None
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         if prompt is not None:
             ask(state, prompt)
         if spec is None:
             return await loop(state, generate)
+        # The run's server, as the check before the run built it (built here otherwise).
+        running = SharedServer.for_spec(spec) if shared else None
         async with _workdir(running) as workdir:
             try:
                 return await with_server(

@@ -42,8 +42,9 @@ TRUST_FLAG = "--trust-model-code"
 def shareable(spec: ServerSpec) -> bool:
     """Whether ``spec`` is the shipped server by its bare command name (``gsm8k-mcp``, with
     ``--trust-model-code`` at most, no environment or folder of its own): the server one
-    in-process instance of this package can stand in for. Named any other way (its path,
-    ``python -m gsm8k.mcp_tools``, a server file) it is started once per sample, as written."""
+    in-process instance of this package can stand in for. Named another way (its path,
+    ``python -m gsm8k.mcp_tools``, a server file that gives it an environment) it is started
+    once per sample, as written."""
     return (
         spec.transport == "stdio"
         and spec.command == COMMAND
