@@ -14,9 +14,11 @@ them: a bubblewrap sandbox per program with the same limits and result channel
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 
 import anyio
@@ -130,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     isolation: Isolation = "bwrap" if reason is None else "process"
     server = build_server(isolation)
+    if args.http and isolation == "bwrap":
+        # A server for many samples: make the image while it starts listening, not in the
+        # first program's call (a per-sample stdio server makes it only if a program comes).
+        threading.Thread(target=prepare_sandbox, name="gsm8k-mcp-sandbox").start()
     # An MCP client stops a stdio server with SIGTERM (after closing its input), often in the
     # middle of a program: remove the runtime image before going, or it stays mounted.
     signal.signal(signal.SIGTERM, _terminated)
@@ -140,6 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         server.run("stdio")  # type: ignore[attr-defined]
     return 0
+
+
+def prepare_sandbox() -> None:
+    """Make the sandbox's runtime image and run its probe now (in a thread of its own)."""
+    # What fails here is found again, and reported to the model, by the first program's check.
+    with contextlib.suppress(Exception):
+        unavailable_reason()
 
 
 def _terminated(signum: int, frame: object) -> None:

@@ -91,14 +91,6 @@ async def _listed(running: SharedServer, seconds: float) -> int:
             return len(await server.tools())
 
 
-def _prepare() -> None:
-    from gsm8k.execution.isolation import unavailable_reason
-
-    # What fails here is found again, and reported to the model, by the first program's check.
-    with contextlib.suppress(Exception):
-        unavailable_reason()
-
-
 class SandboxRefused(Exception):
     """The machine cannot sandbox the model's programs and the command line does not trust
     them."""
@@ -115,7 +107,7 @@ class SharedServer:
         """The server for ``spec``; its programs take turns and are budgeted by ``runner``
         (by default the budget of ``tools=python`` per session)."""
         from gsm8k.execution.isolation import missing_reason
-        from gsm8k.mcp_tools.server import build_server
+        from gsm8k.mcp_tools.server import build_server, prepare_sandbox
 
         self.spec = spec
         self.trusted = TRUST_FLAG in spec.args
@@ -133,7 +125,7 @@ class SharedServer:
             # The runtime image and the probe sandbox (seconds of copying), once for the run,
             # made while the run starts; the first program waits for them (the server's python
             # tool checks the probe before any program runs, and refuses on its failure).
-            threading.Thread(target=_prepare, name="gsm8k-mcp-sandbox").start()
+            threading.Thread(target=prepare_sandbox, name="gsm8k-mcp-sandbox").start()
 
     @classmethod
     def for_spec(cls, spec: ServerSpec) -> SharedServer:
