@@ -123,23 +123,13 @@ def _probe(bwrap: str) -> str | None:
     return None
 
 
-def missing_reason() -> str | None:
-    """Why there is no bubblewrap to try here (no Linux, not installed), or ``None``: the
-    check that costs nothing; :func:`unavailable_reason` also builds the runtime image and runs
-    the probe sandbox."""
-    if not sys.platform.startswith("linux"):
-        return f"bubblewrap needs Linux namespaces; this is {sys.platform}"
-    if find_bwrap() is None:
-        return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
-    return None
-
-
 def unavailable_reason() -> str | None:
     """Why the OS sandbox cannot be used on this machine, or ``None`` when it can."""
-    missing = missing_reason()
+    if not sys.platform.startswith("linux"):
+        return f"bubblewrap needs Linux namespaces; this is {sys.platform}"
     bwrap = find_bwrap()
-    if missing is not None or bwrap is None:
-        return missing
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed (Debian/Ubuntu: apt-get install bubblewrap)"
     return _probe(bwrap)
 
 

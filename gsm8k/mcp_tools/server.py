@@ -14,20 +14,16 @@ them: a bubblewrap sandbox per program with the same limits and result channel
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import signal
 import sys
-import threading
 from collections.abc import Mapping, Sequence
-
-import anyio
 
 from gsm8k.execution.budget import describe
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import run_model_code
 from gsm8k.execution.image import remove_own_images
-from gsm8k.execution.isolation import Isolation, missing_reason, refusal, unavailable_reason
+from gsm8k.execution.isolation import Isolation, refusal, unavailable_reason
 from gsm8k.execution.packages import describe as describe_packages
 from gsm8k.execution.packages import program_packages
 from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
@@ -70,12 +66,6 @@ def build_server(
         """Run a short Python program in a sandbox (no network, no files, a few seconds of CPU)
         and return what it prints; define solution() returning a number, or assign it to `ans`,
         to get a result too."""
-        if isolation == "bwrap":
-            # The runtime image and the probe, before the first program (cached after it):
-            # a server whose model never runs a program never pays for them.
-            reason = await anyio.to_thread.run_sync(unavailable_reason)
-            if reason is not None:
-                raise ToolError(f"the sandbox cannot run programs on this machine: {reason}")
         try:
             async with runner.program(session_key(ctx.headers), limits.timeout_seconds):
                 result = await run_model_code(code, limits, False, isolation)
@@ -124,18 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "your user can (only for models whose code you trust)",
     )
     args = parser.parse_args(argv)
-    # Only what costs nothing at the start (is bubblewrap there at all); the probe and the
-    # runtime image wait for the first program.
-    reason = missing_reason()
+    reason = unavailable_reason()
     if reason is not None and not args.trust_model_code:
         print(f"gsm8k-mcp: {refusal(reason)}", file=sys.stderr)
         return 2
     isolation: Isolation = "bwrap" if reason is None else "process"
     server = build_server(isolation)
-    if args.http and isolation == "bwrap":
-        # A server for many samples: make the image while it starts listening, not in the
-        # first program's call (a per-sample stdio server makes it only if a program comes).
-        threading.Thread(target=prepare_sandbox, name="gsm8k-mcp-sandbox").start()
     # An MCP client stops a stdio server with SIGTERM (after closing its input), often in the
     # middle of a program: remove the runtime image before going, or it stays mounted.
     signal.signal(signal.SIGTERM, _terminated)
@@ -146,13 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         server.run("stdio")  # type: ignore[attr-defined]
     return 0
-
-
-def prepare_sandbox() -> None:
-    """Make the sandbox's runtime image and run its probe now (in a thread of its own)."""
-    # What fails here is found again, and reported to the model, by the first program's check.
-    with contextlib.suppress(Exception):
-        unavailable_reason()
 
 
 def _terminated(signum: int, frame: object) -> None:

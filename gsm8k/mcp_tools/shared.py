@@ -6,7 +6,7 @@ interpreter, the SDK, the sandbox's runtime image and its probe: seconds on a bu
 whole of a run's time with a scripted model). So for that server the run builds one server, in
 the evaluator's own process, when the task is built: the same
 :func:`~gsm8k.mcp_tools.server.build_server` the command runs, whose sandbox runtime image and
-probe are made once for the run, in the background while the run starts. Each
+probe are made once for the run. Each
 sample connects to it through the MCP SDK's in-memory streams, with Inspect's own MCP client on
 its end (the sample's tools, calls, errors and events are exactly those of a stdio server), and
 gets a connection of its own, whose every call belongs to a session key no other sample has
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
@@ -106,12 +105,14 @@ class SharedServer:
     def __init__(self, spec: ServerSpec, runner: FairRunner | None = None) -> None:
         """The server for ``spec``; its programs take turns and are budgeted by ``runner``
         (by default the budget of ``tools=python`` per session)."""
-        from gsm8k.execution.isolation import missing_reason
-        from gsm8k.mcp_tools.server import build_server, prepare_sandbox
+        from gsm8k.execution.isolation import unavailable_reason
+        from gsm8k.mcp_tools.server import build_server
 
         self.spec = spec
         self.trusted = TRUST_FLAG in spec.args
-        reason = missing_reason()
+        # The sandbox's runtime image and its probe, once for the run (before any sample: a
+        # program's first call must not wait for them, under its 30 s limit).
+        reason = unavailable_reason()
         if reason is not None and not self.trusted:
             raise SandboxRefused(
                 f"{COMMAND} runs the model's programs in a bubblewrap sandbox, and this machine "
@@ -121,11 +122,6 @@ class SharedServer:
         self.isolation: Isolation = "bwrap" if reason is None else "process"
         self._server: Any = build_server(self.isolation, runner=runner or FairRunner())
         self._connections = itertools.count(1)
-        if self.isolation == "bwrap":
-            # The runtime image and the probe sandbox (seconds of copying), once for the run,
-            # made while the run starts; the first program waits for them (the server's python
-            # tool checks the probe before any program runs, and refuses on its failure).
-            threading.Thread(target=prepare_sandbox, name="gsm8k-mcp-sandbox").start()
 
     @classmethod
     def for_spec(cls, spec: ServerSpec) -> SharedServer:
