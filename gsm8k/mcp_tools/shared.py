@@ -6,10 +6,10 @@ interpreter, the SDK, the sandbox's runtime image and its probe: seconds on a bu
 whole of a run's time with a scripted model). So for that server the run builds one server, in
 the evaluator's own process, when the task is built: the same
 :func:`~gsm8k.mcp_tools.server.build_server` the command runs, whose sandbox runtime image and
-probe are made once for the run. Each
-sample connects to it through the MCP SDK's in-memory streams, with Inspect's own MCP client on
-its end (the sample's tools, calls, errors and events are exactly those of a stdio server), and
-gets a connection of its own, whose every call belongs to a session key no other sample has
+probe are made once for the run. Each sample connects to it through the MCP SDK's in-memory
+streams, with Inspect's own MCP client on its end (the sample's tools, calls, errors and events
+are exactly those of a stdio server), and gets a connection of its own, whose every call
+belongs to a session key no other sample has
 (:data:`~gsm8k.mcp_tools.fairness.CONNECTION_KEY`; the SDK's request context cannot tell
 connections apart: it is new on every call and, in memory, carries no headers). So the
 per-session turns and program budget of :class:`~gsm8k.mcp_tools.fairness.FairRunner` apply to
