@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
+import shutil
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -21,9 +24,9 @@ from tests.conftest import MINI_DATA
 from tests.mcp_support import (
     FAULTY,
     ROOT,
+    Plan,
     call,
     python_server_config,
-    shipped_server,
     tool_model,
 )
 from tests.scripted import run_eval
@@ -59,17 +62,39 @@ def without_plan(question: str, tools: list[ToolInfo], results: list[ChatMessage
     return reply(WITHOUT[index(question)])
 
 
-def run_pair(tmp_path: Path, without_fewshot: int = 0, baseline: str | None = "none") -> Path:
-    logs = tmp_path / "logs"
-    for mcp, plan, fewshot in (
-        (shipped_server(tmp_path), with_server_plan, 0),
-        (baseline, without_plan, without_fewshot),
-    ):
-        chosen = {} if mcp is None else {"mcp": mcp}  # None: the plain task, no mcp at all
-        task = gsm8k(dataset=str(MINI_DATA), fewshot=fewshot, **chosen)
-        log: EvalLog = run_eval(task, tool_model(plan), log_dir=str(logs))
-        assert log.status == "success", log.error
+def run_side(logs: Path, mcp: str | None, plan: Plan, fewshot: int = 0) -> Path:
+    """One run of a pair into ``logs``; returns its log file."""
+    chosen = {} if mcp is None else {"mcp": mcp}  # None: the plain task, no mcp at all
+    task = gsm8k(dataset=str(MINI_DATA), fewshot=fewshot, **chosen)
+    log: EvalLog = run_eval(task, tool_model(plan), log_dir=str(logs))
+    assert log.status == "success", log.error
+    return Path(log.location)
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The scripted pair, with the shipped server (one for the run) and with ``mcp=none``: the
+    logs folder, read (never written) by every test that takes it."""
+    logs = tmp_path_factory.mktemp("pair") / "logs"
+    run_side(logs, "gsm8k-mcp", with_server_plan)
+    run_side(logs, "none", without_plan)
     return logs
+
+
+def with_baseline(
+    pair: Path, tmp_path: Path, baseline: str | None = "none", fewshot: int = 0
+) -> Path:
+    """The pair's with-server log beside a baseline run as given, in a folder of its own."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    [with_log] = [log for log in pair.iterdir() if _server(log) == "gsm8k-mcp"]
+    shutil.copy(with_log, logs / with_log.name)
+    run_side(logs, baseline, without_plan, fewshot)
+    return logs
+
+
+def _server(log: Path) -> object:
+    return (read_eval_log(str(log), header_only=True).eval.metadata or {}).get("mcp_server")
 
 
 def wilson(correct: int, total: int) -> tuple[float, float]:
@@ -81,9 +106,9 @@ def wilson(correct: int, total: int) -> tuple[float, float]:
 
 
 def test_every_figure_of_the_report_matches_a_hand_count(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pair: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    logs = run_pair(tmp_path)
+    logs = pair
     output = tmp_path / "mcp.json"
     assert main([str(logs), "--mcp", "--json", str(output)]) == 0
     report = json.loads(output.read_text(encoding="utf-8"))
@@ -126,6 +151,11 @@ def test_every_figure_of_the_report_matches_a_hand_count(
         assert side["seconds_per_sample"] == pytest.approx(total / 6)
         assert side["solving_seconds_per_sample"] == pytest.approx((total - started) / 6)
         assert side["solving_seconds_per_correct"] == pytest.approx((total - started) / correct)
+        # The run's own wall time: its log's start to end, not the sum of its samples'.
+        began, ended = (
+            datetime.fromisoformat(t) for t in (log.stats.started_at, log.stats.completed_at)
+        )
+        assert side["run_seconds"] == pytest.approx((ended - began).total_seconds(), abs=1e-3)
         if count == 0:
             assert all(start is not None and start > 0 for start in starts)
             assert side["start_seconds_per_sample"] == pytest.approx(started / 6)
@@ -142,7 +172,7 @@ def test_every_figure_of_the_report_matches_a_hand_count(
         min(1.0, (1.959963984540054 + 0.8416212335729143) * math.sqrt(5 / 6 / 6))
     )
     assert report["verdict"] == "no effect detectable at this n"
-    assert report["server"].endswith("-m gsm8k.mcp_tools")
+    assert report["server"] == "gsm8k-mcp"
 
     assert "**Verdict: no effect detectable at this n.**" in text
     assert "| accuracy (95% CI) | 66.7% (" in text
@@ -151,14 +181,15 @@ def test_every_figure_of_the_report_matches_a_hand_count(
     assert "| tokens / correct answer | 390 | 240 |" in text
     assert "| tokens / sample (input + output) | 260 (217 + 43) | 120 (100 + 20) |" in text
     assert "| server start-up / sample |" in text and "| cost / sample |" not in text
+    assert re.search(r"\| run, wall time \| [\d.]+ s \| [\d.]+ s \|", text), text
     assert "no tool call" not in text
     assert "Solved only with the server: 3 (1–2, 5). Solved only without it: 2 (3–4)." in text
 
 
 def test_a_pair_that_differs_in_more_than_the_server_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pair: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    logs = run_pair(tmp_path, without_fewshot=1)
+    logs = with_baseline(pair, tmp_path, fewshot=1)
     assert main([str(logs), "--mcp"]) == 3
     error = capsys.readouterr().err
     assert "differ in more than the server" in error
@@ -166,9 +197,9 @@ def test_a_pair_that_differs_in_more_than_the_server_is_refused(
 
 
 def test_a_plain_run_as_the_baseline_is_refused_naming_mcp_none(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pair: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    logs = run_pair(tmp_path, baseline=None)
+    logs = with_baseline(pair, tmp_path, baseline=None)
     assert main([str(logs), "--mcp"]) == 3
     error = capsys.readouterr().err
     assert "it was run without -T mcp" in error and "Run the baseline with -T mcp=none" in error
@@ -226,9 +257,9 @@ def test_outputs_the_mcp_report_does_not_write_are_refused(
 
 
 def test_prices_give_the_cost_per_sample_and_per_correct_answer(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pair: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    logs = run_pair(tmp_path)
+    logs = pair
     output = tmp_path / "mcp.json"
     assert main([str(logs), "--mcp", "--prices", "2,10", "--json", str(output)]) == 0
     report = json.loads(output.read_text(encoding="utf-8"))
@@ -255,7 +286,7 @@ def test_a_side_that_never_called_a_tool_is_said_to_measure_the_offer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     logs = tmp_path / "logs"
-    for mcp in (shipped_server(tmp_path), "none"):
+    for mcp in ("gsm8k-mcp", "none"):
         task = gsm8k(dataset=str(MINI_DATA), fewshot=0, mcp=mcp)
         log = run_eval(task, tool_model(without_plan), log_dir=str(logs), limit=2)
         assert log.status == "success", log.error
@@ -281,6 +312,13 @@ def test_the_keyless_demo_pair_runs_end_to_end_from_the_command_line(tmp_path: P
             cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr[-2000:]
+        if mcp == "gsm8k-mcp":  # the check before the run says what it did, in one line
+            assert re.search(
+                r"^gsm8k: mcp=gsm8k-mcp \(one server for the run\): checking the server starts "
+                r"and lists its tools… 2 tools listed in [\d.]+ s$",
+                done.stderr,
+                re.MULTILINE,
+            ), done.stderr[-2000:]
     done = subprocess.run(
         [str(Path(sys.executable).parent / "gsm8k-compare"), str(logs), "--mcp"],
         capture_output=True, text=True, timeout=600, env=environment,

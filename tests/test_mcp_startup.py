@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -195,6 +196,10 @@ def test_the_task_takes_the_mcpbr_limits_and_records_the_prompt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(agent, "preflight", lambda spec, seconds, tools: spec)
+    # The file names the bare gsm8k-mcp: one server for the run, not built by this test.
+    monkeypatch.setattr(
+        agent, "preflight_shared", lambda spec, seconds, tools: SimpleNamespace(spec=spec)
+    )
     path = tmp_path / "mcpbr.yaml"
     path.write_text(MCPBR, encoding="utf-8")
     for mcp in (str(path), f"none:{path}"):

@@ -31,6 +31,7 @@ SERVER_KEYS = (
     "mcp_transport",
     "mcp_runs_as",
     "mcp_start_timeout",
+    "mcp_shared",
 )
 """Settings that name the server; the only ones a with/without pair may differ in."""
 SERVER = "mcp_server"

@@ -4,11 +4,12 @@ Reads the pair (see :mod:`gsm8k.compare.mcp_pair`) as one experiment and reports
 accuracy with its Wilson interval, the extraction-failure rate (no answer found), tool calls per
 sample and the share of calls that failed, tokens (input and output) per sample and per correct
 answer and, given prices, their cost; the server's start-up per sample apart from the solving
-time, and the solving time per sample and per correct answer. Then the paired difference with
-its interval and exact McNemar p (the same statistics as the ordinary comparison), the questions
-solved only with the server and only without it, the smallest effect this many questions could
-detect, and a verdict: ``helps``, ``hurts`` or ``no effect detectable at this n``. Samples the
-server failed (unscored) are listed with the command that runs them again.
+time, the solving time per sample and per correct answer, and the run's wall time. Then the
+paired difference with its interval and exact McNemar p (the same statistics as the ordinary
+comparison), the questions solved only with the server and only without it, the smallest
+effect this many questions could detect, and a verdict: ``helps``, ``hurts`` or ``no effect
+detectable at this n``. Samples the server failed (unscored) are listed with the command that
+runs them again.
 
 The smallest detectable effect is the paired difference a two-sided test at 5% would find with
 80% power, ``(z(0.975) + z(0.8)) * sqrt(d / n)``, where ``d`` is the share of questions that came
@@ -95,6 +96,9 @@ class Side:
     solving_seconds_per_correct: float | None
     seconds_per_sample: float
     """Wall time, start to score, server start-up included."""
+    run_seconds: float
+    """The run's own wall time, from its logs' start to end (its retries added, time two logs
+    share counted once): with samples run at once, what the user waited for the side."""
     unscored: list[SampleId]
     rerun: str
     server_died: int = 0
@@ -144,6 +148,7 @@ def side(
         solving_seconds_per_sample=solving / len(completed),
         solving_seconds_per_correct=solving / correct if correct else None,
         seconds_per_sample=seconds / len(completed),
+        run_seconds=run.wall_seconds,
         unscored=unscored,
         rerun=rerun_command(run.rerun, unscored, folder) if unscored and run.rerun else "",
         server_died=sum(u.server_died for u in used),
@@ -269,6 +274,7 @@ def markdown(report: dict[str, Any]) -> str:
             _amount(with_side.solving_seconds_per_correct, "{:.2f} s"),
             _amount(without_side.solving_seconds_per_correct, "{:.2f} s"),
         ),
+        ("run, wall time", _duration(with_side.run_seconds), _duration(without_side.run_seconds)),
     ]
     if with_side.server_died or without_side.server_died:
         rows.append(
@@ -312,11 +318,24 @@ def markdown(report: dict[str, Any]) -> str:
         "error (a timeout included). Input tokens include cached ones; costs price them at the "
         "given input price. Server start-up is the time from a sample asking for its server until "
         "the tools were listed (its wait for a turn included); solving time is the rest of the "
-        "sample's wall time, from start to score. The "
+        "sample's wall time, from start to score. The run's wall time is from its log's start to "
+        "its end (samples run at once, so it is not the sum of theirs), each log of a rerun "
+        "added. The "
         "smallest detectable difference is the paired difference a two-sided test at 5% finds "
         "with 80% power given the share of questions that came out differently (at least one).",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _duration(seconds: float) -> str:
+    """``42.1 s``, ``3 min 07 s``, ``1 h 02 min``."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {rest:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
 
 
 def _tokens(shown: Side) -> str:

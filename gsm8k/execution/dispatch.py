@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-from inspect_ai._util.error import PrerequisiteError
-
 from gsm8k.execution.container import run_in_container
 from gsm8k.execution.isolation import Isolation, refusal, unavailable_reason
 from gsm8k.execution.runner import ExecutionResult, Limits, run_program
@@ -20,6 +18,9 @@ def check_isolation(in_sandbox: bool, isolation: Isolation) -> None:
     if not in_sandbox and isolation == "bwrap":
         reason = unavailable_reason()
         if reason is not None:
+            # Imported here: gsm8k-mcp runs programs through this module without Inspect.
+            from inspect_ai._util.error import PrerequisiteError
+
             raise PrerequisiteError(refusal(reason))
 
 

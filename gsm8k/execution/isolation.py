@@ -32,8 +32,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Literal
 
-from inspect_ai._util.error import PrerequisiteError
-
 from gsm8k.execution.image import Image, ImageUnavailable, runtime_image
 from gsm8k.execution.packages import THREAD_ENVIRONMENT, available_packages
 from gsm8k.execution.seccomp import SeccompUnavailable, filter_descriptor
@@ -263,6 +261,9 @@ def check_sandbox_trust(sandbox: str, trust_model_code: bool) -> None:
         )
     if sandbox in CONTAINER_SANDBOXES or trust_model_code:
         return
+    # Imported where raised: gsm8k-mcp loads this module and runs without Inspect.
+    from inspect_ai._util.error import PrerequisiteError
+
     what = (
         "Inspect's local sandbox runs programs as your user, with your environment and files"
         if sandbox == "local"
@@ -287,4 +288,6 @@ def choose_isolation(trust_model_code: bool) -> Isolation:
         return "bwrap"
     if trust_model_code:
         return "process"
+    from inspect_ai._util.error import PrerequisiteError
+
     raise PrerequisiteError(refusal(reason))

@@ -2,36 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from inspect_ai.solver import Solver, use_tools
 from inspect_ai.tool import Tool, ToolError, tool
 from inspect_ai.util import store
 
+from gsm8k.execution.budget import DEFAULT_BUDGET, TOOL_OUTPUT_CHARS, ProgramBudget, describe
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import check_isolation, run_model_code
 from gsm8k.execution.isolation import Isolation
 from gsm8k.execution.policy import CodePolicy
-from gsm8k.execution.runner import DEFAULT_LIMITS, ExecutionResult, Limits
+from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
 
-TOOL_OUTPUT_CHARS = 4000
-"""How much of a program's output goes back to the model (the log's score keeps its own)."""
-
-
-@dataclass(frozen=True)
-class ProgramBudget:
-    """What one sample's python_runner calls may use in all.
-
-    The task's message limit counts messages, and one assistant message may hold any number of
-    tool calls, so without this a single reply could run hundreds of programs to their limits.
-    """
-
-    runs: int = 20
-    seconds: float = 60.0
-    """Wall-clock seconds of all the sample's programs together."""
-
-
-DEFAULT_BUDGET = ProgramBudget()
+__all__ = ["DEFAULT_BUDGET", "TOOL_OUTPUT_CHARS", "ProgramBudget", "describe"]
+"""The budget and the model's view of a run live in :mod:`gsm8k.execution.budget` (free of
+Inspect); named here too, where callers have always imported them."""
 RUNS_KEY = "gsm8k_python_runner_runs"
 SECONDS_KEY = "gsm8k_python_runner_seconds"
 """Keys of the sample's store (Inspect keeps one per sample) that count what was spent."""
@@ -115,21 +99,6 @@ def reserve(budget: ProgramBudget, timeout_seconds: float) -> None:
         )
     store().set(RUNS_KEY, runs + 1)
     store().set(SECONDS_KEY, seconds + timeout_seconds)
-
-
-def describe(result: ExecutionResult) -> str:
-    """What the model sees: the program's output (clipped), then its result or error."""
-    output = result.stdout
-    if len(output) > TOOL_OUTPUT_CHARS or result.dropped_bytes:
-        output = f"{output[:TOOL_OUTPUT_CHARS]}\n[output clipped]"
-    printed = f"Output:\n{output.rstrip()}\n" if output.strip() else ""
-    if result.status == "ok":
-        return f"{printed}Result: {result.value}"
-    if result.status == "no_result" and printed:
-        return printed.rstrip()  # a program that only prints is fine for a tool
-    errors = result.stderr.strip()[-TOOL_OUTPUT_CHARS:]
-    printed += f"Errors:\n{errors}\n" if errors else ""
-    return f"{printed}Error ({result.status}): {result.error}"
 
 
 def offered_tools(tools: str, policy: CodePolicy) -> list[Solver]:

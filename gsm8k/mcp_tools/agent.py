@@ -25,9 +25,10 @@ only: the grade is read from the model's own final reply.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,7 @@ from gsm8k.mcp_tools.liveness import (
     raised_in_client,
     transport_failure,
 )
+from gsm8k.mcp_tools.shared import SharedServer, preflight_shared, shareable
 from gsm8k.mcp_tools.startup import START_KEY, START_WAIT_KEY, preflight, start_slot, start_timeout
 from gsm8k.mcp_tools.workdir import sample_workdir
 
@@ -86,9 +88,12 @@ class McpSetup:
     prompt: str | None = None
     """mcpbr's ``agent_prompt``: the question's user message, the question in its slot."""
     max_concurrent: int | None = None
+    shared: bool = False
+    """One server for the run (``gsm8k-mcp``, :mod:`gsm8k.mcp_tools.shared`), not one per
+    sample."""
 
     def generate(self) -> Solver:
-        return mcp_generate(self.spec, self.start_seconds, self.prompt)
+        return mcp_generate(self.spec, self.start_seconds, self.prompt, self.shared)
 
     def task_limits(self) -> dict[str, Any]:
         """Inspect's own per-sample limits (``--turn-limit``, ``--time-limit``, ``--token-limit``
@@ -108,6 +113,7 @@ class McpSetup:
             "mcp_transport": spec.transport if spec else None,
             "mcp_runs_as": "the evaluating user" if spec and spec.transport == "stdio" else None,
             "mcp_start_timeout": self.start_seconds if spec else None,
+            "mcp_shared": self.shared if spec else None,
             "mcp_call_seconds": CALL_SECONDS,
             "mcp_result_bytes": RESULT_BYTES,
             "mcp_agent_prompt": self.prompt,
@@ -126,7 +132,8 @@ def mcp_setup(
     start: float | None = None,
 ) -> McpSetup | None:
     """The MCP setup ``-T mcp=`` asks for; ``None`` without it. A server is started once here,
-    before any sample (:func:`gsm8k.mcp_tools.startup.preflight`).
+    before any sample (:func:`gsm8k.mcp_tools.startup.preflight`); ``gsm8k-mcp`` is started
+    here for the whole run (:func:`gsm8k.mcp_tools.shared.preflight_shared`).
 
     Raises:
         ValueError: for a value that names no server, or with ``mode=pal``, ``tools=`` or a
@@ -147,8 +154,13 @@ def mcp_setup(
     if preset != default:
         raise ValueError(f"mcp= runs on the task's own prompt, not preset={preset}.")
     spec = choice.spec
+    shared = spec is not None and shareable(spec)
     if spec is not None:
-        spec = preflight(spec, seconds, MAX_TOOLS)
+        spec = (
+            preflight_shared(spec, seconds, MAX_TOOLS).spec
+            if shared
+            else preflight(spec, seconds, MAX_TOOLS)
+        )
     # Registers the check that fails a run in which no sample was scored (mcp= runs only).
     from gsm8k.mcp_tools import outcome  # noqa: F401
 
@@ -159,15 +171,20 @@ def mcp_setup(
         start_seconds=seconds,
         prompt=choice.prompt,
         max_concurrent=choice.max_concurrent,
+        shared=shared,
     )
 
 
 @solver
 def mcp_generate(
-    spec: ServerSpec | None, start_seconds: float = 0.0, prompt: str | None = None
+    spec: ServerSpec | None,
+    start_seconds: float = 0.0,
+    prompt: str | None = None,
+    shared: bool = False,
 ) -> Solver:
     """The task's tool loop with ``spec``'s tools offered for the whole solve; with ``prompt``
-    (mcpbr's ``agent_prompt``), the question's message is that prompt around the question."""
+    (mcpbr's ``agent_prompt``), the question's message is that prompt around the question;
+    with ``shared``, each sample connects to the run's one server instead of starting its own."""
     loop = guarded_generate()
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -175,9 +192,13 @@ def mcp_generate(
             ask(state, prompt)
         if spec is None:
             return await loop(state, generate)
-        async with sample_workdir() as workdir:
+        # The run's server, as the check before the run built it (built here otherwise).
+        running = SharedServer.for_spec(spec) if shared else None
+        async with _workdir(running) as workdir:
             try:
-                return await with_server(spec, workdir, state, generate, loop, start_seconds)
+                return await with_server(
+                    spec, workdir, state, generate, loop, start_seconds, running
+                )
             except Exception as error:
                 inner = inner_exception(error)
                 if isinstance(inner, ServerFailure):
@@ -199,6 +220,16 @@ def mcp_generate(
     return solve
 
 
+@contextlib.asynccontextmanager
+async def _workdir(running: SharedServer | None) -> AsyncIterator[str]:
+    """The sample's ``{workdir}``; none for the run's shared server, which takes no folder."""
+    if running is not None:
+        yield ""
+        return
+    async with sample_workdir() as workdir:
+        yield workdir
+
+
 def ask(state: TaskState, prompt: str) -> None:
     """Put the question into ``prompt``'s slot as the last user message (the question's own)."""
     text = prompt.replace(PROBLEM_SLOT, state.input_text)
@@ -216,20 +247,22 @@ async def with_server(
     generate: Generate,
     loop: Solver,
     start_seconds: float,
+    running: SharedServer | None = None,
 ) -> TaskState:
     """Connect, offer the server's tools, run the loop; the connection closes with the sample.
 
     The start waits for a turn (:func:`gsm8k.mcp_tools.startup.start_slot`); ``start_seconds``
-    counts from the server's own start. Both times go into the sample's metadata.
+    counts from the server's own start. Both times go into the sample's metadata. A connection
+    to the run's ``running`` server starts no process and takes no turn.
     """
     asked = time.monotonic()
     watch: Watch | None = None
-    slots = start_slot()
+    slots = start_slot() if running is None else anyio.Semaphore(1)
     await slots.acquire()
     starting = True
     state.metadata[START_WAIT_KEY] = round(time.monotonic() - asked, 3)
     try:
-        server = spec.server(workdir)
+        server = spec.server(workdir) if running is None else running.client()
         # A deadline for the start only: lifted once the tools are listed (one scope, so that
         # the client's own task groups nest inside it).
         with anyio.CancelScope(deadline=anyio.current_time() + start_seconds) as start:

@@ -9,7 +9,7 @@ cores), and a freed slot goes to the waiting session with the fewest programs ru
 one served longest ago first among equals: a session that sends one program waits for at most one
 program of another to finish, however many the others queue.
 
-A session's programs are also counted against :class:`~gsm8k.execution.tools.ProgramBudget`
+A session's programs are also counted against :class:`~gsm8k.execution.budget.ProgramBudget`
 (the per-sample budget of ``tools=python``): past it a call runs nothing and the model reads
 why. Over stdio there is one session per server process, and the same rules apply to it.
 """
@@ -21,14 +21,19 @@ import os
 import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import anyio
 
-from gsm8k.execution.tools import DEFAULT_BUDGET, ProgramBudget
+from gsm8k.execution.budget import DEFAULT_BUDGET, ProgramBudget
 
 REMEMBERED_SESSIONS = 10_000
 """Sessions whose spending is kept (the least recently active are forgotten past this)."""
+CONNECTION_KEY: ContextVar[str | None] = ContextVar("gsm8k_mcp_connection", default=None)
+"""The session of an in-process connection (:mod:`gsm8k.mcp_tools.shared`), set where the
+connection is made. The SDK's in-memory streams carry the sender's context with each message and
+run its handler in it, so a call's handler reads the key of the connection it came in on."""
 
 
 def default_slots() -> int:

@@ -19,17 +19,15 @@ import signal
 import sys
 from collections.abc import Mapping, Sequence
 
-from inspect_ai._util.error import PrerequisiteError
-
+from gsm8k.execution.budget import describe
 from gsm8k.execution.calculator import CalculatorError, calculate, format_number
 from gsm8k.execution.dispatch import run_model_code
 from gsm8k.execution.image import remove_own_images
-from gsm8k.execution.isolation import Isolation, choose_isolation
+from gsm8k.execution.isolation import Isolation, refusal, unavailable_reason
 from gsm8k.execution.packages import describe as describe_packages
 from gsm8k.execution.packages import program_packages
 from gsm8k.execution.runner import DEFAULT_LIMITS, Limits
-from gsm8k.execution.tools import describe
-from gsm8k.mcp_tools.fairness import BudgetSpent, FairRunner
+from gsm8k.mcp_tools.fairness import CONNECTION_KEY, BudgetSpent, FairRunner
 
 SERVER_NAME = "gsm8k-math"
 DEFAULT_PORT = 8765
@@ -89,9 +87,11 @@ def build_server(
 def session_key(headers: Mapping[str, str] | None) -> str:
     """Which client session a call belongs to: over HTTP the session id the server assigned
     (the SDK routes each request by it and refuses unknown ones; its per-request session
-    objects are new on every call), over stdio the one session of the process."""
+    objects are new on every call), in the evaluator's process the connection's own key
+    (:data:`~gsm8k.mcp_tools.fairness.CONNECTION_KEY`), over stdio the one session of the
+    process."""
     if headers is None:
-        return "stdio"
+        return CONNECTION_KEY.get() or "stdio"
     return str(headers.get(SESSION_HEADER, ""))
 
 
@@ -114,11 +114,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "your user can (only for models whose code you trust)",
     )
     args = parser.parse_args(argv)
-    try:
-        isolation = choose_isolation(args.trust_model_code)
-    except PrerequisiteError as error:
-        print(f"gsm8k-mcp: {error}", file=sys.stderr)
+    reason = unavailable_reason()
+    if reason is not None and not args.trust_model_code:
+        print(f"gsm8k-mcp: {refusal(reason)}", file=sys.stderr)
         return 2
+    isolation: Isolation = "bwrap" if reason is None else "process"
     server = build_server(isolation)
     # An MCP client stops a stdio server with SIGTERM (after closing its input), often in the
     # middle of a program: remove the runtime image before going, or it stays mounted.

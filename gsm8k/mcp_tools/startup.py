@@ -23,9 +23,11 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import TextIO
 
 import anyio
 from anyio.lowlevel import RunVar
@@ -46,6 +48,7 @@ START_KEY = "mcp_start_seconds"
 START_WAIT_KEY = "mcp_start_wait_seconds"
 """Sample metadata: of :data:`START_KEY`, the seconds spent waiting for a turn to start."""
 EXTRA = "pip install mcp==2.3.0 pyyaml (this package's mcp extra)"
+CHECKING = "checking the server starts and lists its tools…"
 
 _slots: RunVar[anyio.Semaphore] = RunVar("gsm8k_mcp_start_slots")
 
@@ -62,6 +65,37 @@ def start_slot() -> anyio.Semaphore:
         slots = anyio.Semaphore(start_slots_count())
         _slots.set(slots)
         return slots
+
+
+class Announcement:
+    """What the check before the run says while it runs and when it is done, on the error
+    stream (which every Inspect display leaves alone while the task is built): a start takes
+    seconds, and silence before the first sample reads as a hang.
+
+    On a terminal, "checking…" is shown at once and finished with the tools and seconds, or
+    erased when the check fails (the refusal is then the only line). Elsewhere (a log file, a
+    pipe) one line is written when the check has passed.
+    """
+
+    def __init__(self, where: str, how: str = "", stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.head = f"gsm8k: {where}{f' ({how})' if how else ''}: {CHECKING}"
+        self.live = self.stream.isatty()
+        self.began = time.monotonic()
+        if self.live:
+            self.stream.write(self.head)
+            self.stream.flush()
+
+    def done(self, tools: int) -> None:
+        seconds = time.monotonic() - self.began
+        tail = f" {tools} tool{'s' if tools != 1 else ''} listed in {seconds:.1f} s\n"
+        self.stream.write(tail if self.live else self.head + tail)
+        self.stream.flush()
+
+    def failed(self) -> None:
+        if self.live:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
 
 
 def start_timeout(value: object) -> float:
@@ -123,17 +157,26 @@ def preflight(spec: ServerSpec, seconds: float, max_tools: int) -> ServerSpec:
     where = f"mcp={spec.name}"
     require_client(where)
     spec = resolve_command(spec)
+    note = Announcement(where)
     # The task is built inside Inspect's event loop or outside any: a loop of its own, in a
     # thread, works in both.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        problem = pool.submit(anyio.run, _probe, spec, seconds, max_tools).result()
+        problem, offered = pool.submit(anyio.run, _probe, spec, seconds, max_tools).result()
     if problem:
+        note.failed()
         raise TaskInputError(f"{where}: {problem} (nothing was run).")
+    note.done(offered)
     return spec
 
 
-async def _probe(spec: ServerSpec, seconds: float, max_tools: int) -> str | None:
-    """What keeps ``spec`` from serving a sample, or ``None``."""
+async def _probe(spec: ServerSpec, seconds: float, max_tools: int) -> tuple[str | None, int]:
+    """What keeps ``spec`` from serving a sample (or ``None``), and how many tools it lists."""
+    problem = await _problem(spec, seconds, max_tools)
+    return (problem, 0) if isinstance(problem, str) else (None, problem)
+
+
+async def _problem(spec: ServerSpec, seconds: float, max_tools: int) -> str | int:
+    """What keeps ``spec`` from serving a sample, or how many tools it lists."""
     fix = (
         "check that the server is running and the URL is right"
         if spec.transport == "http"
@@ -166,7 +209,7 @@ async def _probe(spec: ServerSpec, seconds: float, max_tools: int) -> str | None
             f"it offers {len(offered)} tools, more than the {max_tools} a model can be offered "
             "at once"
         )
-    return None
+    return len(offered)
 
 
 def describe(error: BaseException) -> str:
