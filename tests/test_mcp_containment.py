@@ -25,7 +25,7 @@ from inspect_ai.tool import ToolCall, ToolInfo
 
 from gsm8k.execution.tools import DEFAULT_BUDGET
 from gsm8k.grading.reasons import MCP_SERVER_FAILED
-from gsm8k.mcp_tools import agent, liveness
+from gsm8k.mcp_tools import agent, calls, liveness
 from gsm8k.task import gsm8k
 from tests.conftest import MINI_DATA
 from tests.mcp_support import ROOT, serving_http, shipped_server, tool_model
@@ -186,7 +186,7 @@ def test_an_http_server_that_goes_away_during_a_call_is_the_models_outcome(
 ) -> None:
     """Killed while a program runs: the client's transport fails and ends the turns with it,
     yet the model reads that the server exited, its next call is refused, its answer graded."""
-    monkeypatch.setattr(agent, "CALL_SECONDS", 6.0)  # the lost call is given up sooner
+    monkeypatch.setattr(calls, "CALL_SECONDS", 6.0)  # the lost call is given up sooner
     sleeper = ToolCall(id="p", function="python", arguments={"code": "import time\ntime.sleep(5)"})
     then = ToolCall(id="c", function="calculator", arguments={"expression": "2 + 2"})
     with serving_http() as (process, url):

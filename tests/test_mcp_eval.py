@@ -20,7 +20,7 @@ from inspect_ai.model import ChatMessageTool
 from inspect_ai.scorer import Score
 from inspect_ai.tool import ToolCall, ToolInfo
 
-from gsm8k.mcp_tools import agent
+from gsm8k.mcp_tools import agent, calls
 from gsm8k.mcp_tools.liveness import DIED_KEY
 from gsm8k.mcp_tools.startup import DEFAULT_START_SECONDS
 from gsm8k.task import gsm8k
@@ -225,14 +225,14 @@ def test_a_flood_is_clipped_before_the_model_reads_it(tmp_path: Path) -> None:
     _log, samples = run(faulty_server(tmp_path, "flood"), lookup_then_answer, limit=1)
     [sample] = samples
     [result] = tool_texts(sample)
-    assert len(result.encode()) < agent.RESULT_BYTES + 1024
+    assert len(result.encode()) < calls.RESULT_BYTES + 1024
     assert grade(sample)["accuracy"] == 1.0
 
 
 def test_a_call_past_its_time_limit_is_an_error_the_model_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(agent, "CALL_SECONDS", 2.0)
+    monkeypatch.setattr(calls, "CALL_SECONDS", 2.0)
     started = time.monotonic()
     _log, samples = run(faulty_server(tmp_path, "sleep"), lookup_then_answer, limit=1)
     assert time.monotonic() - started < 60
