@@ -139,7 +139,8 @@ _NOT_NOUNS = frozenset(
         "same",
     ]
 )
-_QUANTITY = re.compile(r"(?<![\w.,])(\d+(?:,\d{3})*)(?:\.\d+)?[ \t]+([a-z]{3,})\b")
+# A number (not the tail of a space-grouped one: `400 000`) and the word after it.
+_QUANTITY = re.compile(r"(?<![\w.,])(?<!\d )(\d+(?:,\d{3})*(?:\.\d+)?)[ \t]+([a-z]{3,})\b")
 
 
 def question_quantities(question: str | None) -> list[tuple[Decimal, str]]:

@@ -234,7 +234,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--completions", type=Path, nargs="+", help="labelled completions")
     parser.add_argument("--bundled", action="store_true", help="benchmarks/data's hand corpus")
     parser.add_argument("--all-phrasings", action="store_true", help="every phrasing per row")
-    parser.add_argument("--limit", type=int, help="only the first N usable completions")
+    parser.add_argument(
+        "--every", type=int, default=1, help="every Nth completion only (a quicker sample)"
+    )
     parser.add_argument("--failures", type=Path, help="write the table and failing examples")
     parser.add_argument("--examples", type=int, default=10, help="failing examples per relation")
     args = parser.parse_args(argv)
@@ -246,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         attach_questions(rows)
         labels = audited_labels(rows, load_corrections(CORRECTIONS, rows))
     started = time.process_time()
-    cases = usable_cases(rows, labels)[: args.limit]
+    cases = usable_cases(rows[:: args.every], labels[:: args.every])
     outcomes = apply(cases, all_phrasings=args.all_phrasings)
     seconds = time.process_time() - started
     summary = (

@@ -55,6 +55,11 @@ class Case:
         inner = inner if s.quoted else f'"{inner}"'
         return self.completion[: s.slot_start] + inner + self.completion[s.slot_end :]
 
+    def replace_line(self, text: str) -> str:
+        """The completion with the statement's line (and anything after it) replaced by ``text``."""
+        line_start = self.completion.rfind("\n", 0, self.statement.start) + 1
+        return self.completion[:line_start] + text
+
     def after(self, text: str) -> str:
         return self.completion.rstrip() + text
 
@@ -93,6 +98,12 @@ class Relation:
     """Grade the rewrite as cut at the token limit (a retraction that the limit cut off)."""
 
 
+NOT_JSON = ("a_line", "answer_line", "hash_line", "boxed", "phrase")
+WORDS_SLOT = ("a_line", "answer_line", "hash_line", "json", "phrase")
+BOXED, JSON = ("boxed",), ("json",)
+STRUCK = ("a_line", "answer_line", "hash_line", "phrase")
+
+
 def _where(
     place: Callable[[Case, str], str], template: str, kinds: Collection[str] | None
 ) -> Build:
@@ -115,15 +126,16 @@ def mark(template: str, kinds: Collection[str] | None = None) -> Phrasing:
     return template, _where(Case.replace_mark, template, kinds)
 
 
+def line(template: str, kinds: Collection[str] | None = NOT_JSON) -> Phrasing:
+    """Written in place of the statement's line: another kind of mark (``#### …``) as the final
+    line; not inside a JSON object, where no model writes one."""
+    return template, _where(Case.replace_line, template, kinds)
+
+
 def after(template: str, kinds: Collection[str] | None = None) -> Phrasing:
     """Written after the completion, following two newlines."""
     return template, _where(lambda c, t: c.after("\n\n" + t), template, kinds)
 
-
-NOT_JSON = ("a_line", "answer_line", "hash_line", "boxed", "phrase")
-WORDS_SLOT = ("a_line", "answer_line", "hash_line", "json", "phrase")
-BOXED, JSON = ("boxed",), ("json",)
-STRUCK = ("a_line", "answer_line", "hash_line", "phrase")
 
 HEDGED = Relation(
     "hedged_statement",
@@ -208,8 +220,8 @@ EMPTY = Relation(
         slot("cannot be determined"),
         slot("?", NOT_JSON),
         mark('"answer": null', JSON),
-        mark("#### not enough information"),
-        mark("<answer></answer>"),
+        line("#### not enough information"),
+        line("<answer></answer>"),
     ),
 )
 

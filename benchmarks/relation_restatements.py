@@ -53,7 +53,9 @@ def _in_words(form: str, capital: bool = False) -> Callable[[Case], str | None]:
         if text is None or case.statement.kind not in WORDS_SLOT:
             return None
         text = text.capitalize() if capital else text
-        return case.slot(text) if form == "slot" else case.replace_mark(form.format(text))
+        if form == "slot":
+            return case.slot(text)
+        return None if case.statement.kind == "json" else case.replace_line(form.format(text))
 
     return build
 
@@ -88,14 +90,18 @@ _CONVERSIONS: dict[str, tuple[tuple[str, Decimal], ...]] = {
 }
 
 
-def _clean(value: Decimal) -> str | None:
+def _clean(value: Decimal) -> Decimal | None:
     """The value when a model would write it (at most two decimals), else ``None``."""
     rounded = value.quantize(Decimal("0.01"))
-    return fmt(rounded) if abs(rounded - value) < Decimal("1e-9") and rounded > 0 else None
+    return rounded if abs(rounded - value) < Decimal("1e-9") and rounded > 0 else None
 
 
-def _amount(value: str, unit: str) -> str:
-    return f"${value}" if unit == "dollars" else f"{value} {unit}"
+def _amount(case: Case, value: Decimal, unit: str) -> str:
+    """``$0.90`` (``\\$0.90`` in a box, which sits in LaTeX math) or ``90 cents``."""
+    if unit != "dollars":
+        return f"{fmt(value)} {unit}"
+    sign = "\\$" if case.statement.kind == "boxed" else "$"
+    return sign + (fmt(value) if value == value.to_integral_value() else f"{value:.2f}")
 
 
 def _two_units(form: str) -> Callable[[Case], str | None]:
@@ -106,8 +112,9 @@ def _two_units(form: str) -> Callable[[Case], str | None]:
         for other, factor in _CONVERSIONS.get(unit or "", ()):
             converted = _clean(case.statement.value * factor)
             if converted is not None:
-                asked = _amount(case.d, unit or "")
-                return case.slot(form.format(asked=asked, other=_amount(converted, other)))
+                asked = _amount(case, case.statement.value, unit or "")
+                restated = _amount(case, converted, other)
+                return case.slot(form.format(asked=asked, other=restated))
         return None
 
     return build
@@ -209,10 +216,7 @@ def _closing(template: str) -> Phrasing:
         text = case.fill(template)
         if text is None:
             return None
-        if case.statement.kind == "json":
-            return case.slot(text)
-        line_start = case.completion.rfind("\n", 0, case.statement.start) + 1
-        return case.completion[:line_start] + text
+        return case.slot(text) if case.statement.kind == "json" else case.replace_line(text)
 
     return template, build
 
