@@ -108,36 +108,11 @@ def fmt(value: Decimal) -> str:
 
 # Words after a question number that are not the thing it counts.
 _NOT_NOUNS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "at",
-        "each",
-        "every",
-        "for",
-        "from",
-        "in",
-        "is",
-        "more",
-        "of",
-        "on",
-        "or",
-        "per",
-        "than",
-        "the",
-        "times",
-        "to",
-        "was",
-        "were",
-        "with",
-        "percent",
-        "less",
-        "fewer",
-        "times",
-        "twice",
-        "same",
-    ]
+    re.findall(
+        r"\w+",
+        "a an and at each every for from in is more of on or per than the times to was were "
+        "with percent less fewer twice same that which who when where then",
+    )
 )
 # A number (not the tail of a space-grouped one: `400 000`) and the word after it.
 _QUANTITY = re.compile(r"(?<![\w.,])(?<!\d )(\d+(?:,\d{3})*(?:\.\d+)?)[ \t]+([a-z]{3,})\b")

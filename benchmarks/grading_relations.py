@@ -235,6 +235,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bundled", action="store_true", help="benchmarks/data's hand corpus")
     parser.add_argument("--all-phrasings", action="store_true", help="every phrasing per row")
     parser.add_argument(
+        "--relations", nargs="+", choices=[r.name for r in RELATIONS], help="only these"
+    )
+    parser.add_argument(
         "--every", type=int, default=1, help="every Nth completion only (a quicker sample)"
     )
     parser.add_argument("--failures", type=Path, help="write the table and failing examples")
@@ -249,18 +252,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         labels = audited_labels(rows, load_corrections(CORRECTIONS, rows))
     started = time.process_time()
     cases = usable_cases(rows[:: args.every], labels[:: args.every])
-    outcomes = apply(cases, all_phrasings=args.all_phrasings)
+    relations = [r for r in RELATIONS if not args.relations or r.name in args.relations]
+    outcomes = apply(cases, relations, all_phrasings=args.all_phrasings)
     seconds = time.process_time() - started
     summary = (
         f"{len(cases):,} usable completions of {len(rows):,}; {len(outcomes):,} rewrites graded "
         f"in {seconds:.1f} CPU s ({(len(cases) + len(outcomes)) / seconds:,.0f} gradings/s)"
     )
-    print(table(outcomes))
+    print(table(outcomes, relations))
     print(f"\n{summary}")
     if args.failures:
         args.failures.parent.mkdir(parents=True, exist_ok=True)
         args.failures.write_text(
-            f"{table(outcomes)}\n\n{summary}\n\n{failures(outcomes, args.examples)}",
+            f"{table(outcomes, relations)}\n\n{summary}\n\n{failures(outcomes, args.examples)}",
             encoding="utf-8",
         )
     return 0

@@ -97,11 +97,14 @@ def _clean(value: Decimal) -> Decimal | None:
 
 
 def _amount(case: Case, value: Decimal, unit: str) -> str:
-    """``$0.90`` (``\\$0.90`` in a box, which sits in LaTeX math) or ``90 cents``."""
+    """``$0.90`` (``\\$0.90`` in a box, which sits in LaTeX math) or ``90 cents``; never
+    rounded (``$1.225`` stays)."""
     if unit != "dollars":
         return f"{fmt(value)} {unit}"
     sign = "\\$" if case.statement.kind == "boxed" else "$"
-    return sign + (fmt(value) if value == value.to_integral_value() else f"{value:.2f}")
+    cents = value.quantize(Decimal("0.01"))
+    whole = value == value.to_integral_value()
+    return sign + (fmt(value) if whole or cents != value else f"{cents:f}")
 
 
 def _two_units(form: str) -> Callable[[Case], str | None]:
