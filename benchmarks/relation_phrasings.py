@@ -14,6 +14,7 @@ Computing Surveys 51(1), 2018.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from decimal import Decimal
@@ -52,6 +53,8 @@ class Case:
         """The completion with the statement's slot holding ``inner`` instead of its value
         (the mark's own markup kept: ``**ANSWER:**``, ``$\\boxed{…}$``)."""
         s = self.statement
+        if s.kind == "boxed":  # a box sits in LaTeX math, where a bare `$` would end it
+            inner = re.sub(r"(?<!\\)\$", r"\\$", inner)
         inner = inner if s.quoted else f'"{inner}"'
         return self.completion[: s.slot_start] + inner + self.completion[s.slot_end :]
 
