@@ -21,7 +21,7 @@ import json
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -128,18 +128,18 @@ def apply(
                 verdict = grade(
                     rewrite, row["target"], question=case.question, truncated=relation.truncated
                 )
-                outcomes.append(
-                    Outcome(
-                        relation.name,
-                        label,
-                        str(row["id"]),
-                        index,
-                        expected_value(relation, case),
-                        verdict.answer,
-                        rewrite,
-                        case.completion,
-                    )
+                outcome = Outcome(
+                    relation.name,
+                    label,
+                    str(row["id"]),
+                    index,
+                    expected_value(relation, case),
+                    verdict.answer,
+                    rewrite,
+                    case.completion,
                 )
+                # Only failures are shown: a passing rewrite's text is not kept (200,000 of them).
+                outcomes.append(outcome if not outcome.passed else replace(outcome, rewrite=""))
                 if not all_phrasings:
                     break
     return outcomes
