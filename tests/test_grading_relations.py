@@ -159,7 +159,7 @@ def test_relations_over_the_hand_written_corpus() -> None:
 MIN_PASS = {
     **{relation.name: 1.0 for relation in RELATIONS},
     "alternative_after": 0.999,  # a conditional box after a ToRA sentence that has an "if"
-    "other_units": 0.74,  # `1.5 hours (90 minutes)`: the asked unit's value second
+    "other_units": 0.70,  # `1.5 hours (90 minutes)`: the asked unit's value second
     "closing_clause": 0.93,  # a condition clause with a question number ("when there are 3 …")
 }
 
