@@ -27,7 +27,9 @@ _MARKS: dict[str, re.Pattern[str]] = {
 }
 # What a slot may hold besides its one number: a currency sign, LaTeX escapes, a unit word.
 _NUMBER = re.compile(r"(?<![\w.])-?(?:\\\$|\$)?(?P<digits>\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d)")
-_SLOT_EXTRA = re.compile(r"^(?:[$%. ]|\\[$%]|\\text\{[^{}]*\}|[A-Za-z ]+|\*\*)*$")
+# Possessive and with no alternative overlapping another: a long slot of words that ends in a
+# comma fails at once instead of trying every split of its letters.
+_SLOT_EXTRA = re.compile(r"^(?:[$%. ]|\\[$%]|\\text\{[^{}]*+\}|[A-Za-z]++|\*\*)*+$")
 
 
 @dataclass(frozen=True)

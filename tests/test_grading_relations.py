@@ -68,6 +68,10 @@ def test_the_final_statement_is_found_without_the_grader(
         pytest.param("#### 18 or 20", id="two-numbers"),
         pytest.param("\\boxed{9 \\times 2}", id="an-operation"),
         pytest.param("She makes 18 dollars.", id="no-mark"),
+        pytest.param(
+            '"answer": "it is 230 miles' + " but the distance is unknown" * 40 + ', sadly"',
+            id="a-long-slot-of-words-fails-at-once",
+        ),
     ],
 )
 def test_a_statement_without_one_plain_number_is_not_used(completion: str) -> None:
