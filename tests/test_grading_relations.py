@@ -130,21 +130,27 @@ def test_an_outcome_compares_values_not_strings(
 
 
 # Every relation on a slice of the hand-written corpus (every ninth row: most styles, all
-# values). Each floor is the lower of two pass rates on this slice: the grader before the
-# delivered-answer rules (hedges 9 of 66, corrections 19, retractions 13, empty slots 17, number
-# words 14 of 26) and with them (66 of 66 everywhere but empty slots, 63, and number words, 25 of
-# 26), so that this tier holds for both; the floors only ever rise.
+# values), at the delivered-answer rules' measured rates; before them the same slice passed
+# hedges 9 of 66, corrections 19, retractions 13, empty slots 17 and number words 14 of 26. The
+# misses left are rule defects (docs/grading-relations.md): `the answer is cannot be determined`
+# read as the working's last number (3 rows), and `the answer is Six.` after a sentence read as
+# its last number. The floors only ever rise.
 BUNDLED_MIN_PASS = {
-    "hedged_statement": 9 / 66,
-    "alternative_after": 52 / 66,
-    "unhedged_correction": 19 / 66,
-    "quoted_mistake": 59 / 66,
-    "retraction_cut": 13 / 66,
-    "empty_slot": 17 / 66,
-    "number_words": 14 / 26,
-    "scale_word": 1.0,
-    "degree_mark": 55 / 66,
-    "sign_word": 1.0,
+    **dict.fromkeys(
+        (
+            "hedged_statement",
+            "alternative_after",
+            "unhedged_correction",
+            "quoted_mistake",
+            "retraction_cut",
+            "degree_mark",
+            "sign_word",
+            "scale_word",
+        ),
+        1.0,
+    ),
+    "empty_slot": 63 / 66,
+    "number_words": 25 / 26,
 }
 
 
