@@ -37,6 +37,19 @@ ROWS = [
         "18",
         id="closing-sentence-not-computed-after-is-no-correction",
     ),
+    pytest.param("ANSWER: 18\n\nNo wait, it's 20.", "20", id="correction-marker-no-wait"),
+    pytest.param("ANSWER: 18\n\nEdit: 20.", "20", id="correction-marker-edit"),
+    pytest.param("ANSWER: 18\n\nActually it's 20.", "20", id="correction-marker-actually"),
+    pytest.param("ANSWER: 20\n\nNo wait, it's 18.", "18", id="correction-marker-mirror"),
+    pytest.param(
+        "ANSWER: 18\n\nActually, 9 eggs are left, so she sells them all.",
+        "18",
+        id="correction-marker-then-reasoning-is-no-correction",
+    ),
+    pytest.param("ANSWER: 18 → 20", "20", id="correction-arrow-inside-statement"),
+    pytest.param("ANSWER: 20 -> 18", "18", id="correction-arrow-mirror"),
+    pytest.param("ANSWER: 18 (correction: 20)", "20", id="correction-word-inside-statement"),
+    pytest.param("ANSWER: 20 (correction: 18)", "18", id="correction-word-mirror"),
     pytest.param("ANSWER: 18\n\nHmm, maybe the answer is 20?", "18", id="hedge-after"),
     pytest.param(
         "\\boxed{18}\n\nAlternatively, if she also sells the eggs she eats, the answer would be "
