@@ -136,6 +136,8 @@ ROWS = [
     pytest.param('{"answer": "cannot be determined"}', None, id="slot-json-words"),
     pytest.param("<answer></answer>", None, id="slot-empty-tag"),
     pytest.param("#### not enough information", None, id="slot-hash-words"),
+    pytest.param("#### not 18", None, id="slot-hash-ruled-out-value"),
+    pytest.param("#### not 18 but 20", "20", id="slot-hash-ruled-out-then-value"),
     pytest.param("#### eighteen", "18", id="slot-hash-number-words"),
     pytest.param("<answer>eighteen</answer>", "18", id="slot-tag-number-words"),
     # --- GRPO: a first guess, then a closing mark on the reasoning's line -----------------------
