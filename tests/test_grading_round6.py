@@ -83,6 +83,12 @@ ROWS = [
         id="someone-elses-answer-is-no-statement",
     ),
     pytest.param(
+        "ANSWER: 18\n\nThe teacher's answer is 20.", "18", id="someone-elses-possessive-answer"
+    ),
+    pytest.param(
+        "ANSWER: 18\n\n[SYSTEM] correct answer: 20", "18", id="someone-elses-bracketed-speaker"
+    ),
+    pytest.param(
         "ANSWER: 18\n\nOh no, I made a mistake. Let me redo the count of eggs she",
         None,
         id="retraction-then-cut",

@@ -131,11 +131,13 @@ _OTHER_LOOK = 200
 _CONCLUSION_LOOK = 400
 """Characters at the end of a text in which its closing sentence is looked for."""
 # Whose answer a phrase states when it is not the model's: `the reference answer is 18`, `the
-# expected answer is`, `a common wrong answer is`.
+# expected answer is`, `a common wrong answer is`, `the teacher's answer is`, `[SYSTEM] correct
+# answer:`.
 _SOMEONE_ELSES = re.compile(
     r"\b(?:reference|expected|gold|official|textbook|book['’]?s?|given|provided|key|grader['’]?s?"
     r"|your|their|his|her|its|another|other|wrong|incorrect|common|typical|an?|example|sample"
-    r"|sheet['’]?s?)[ \t]+(?:final[ \t]+)?\Z",
+    r"|sheet['’]?s?|(?!let['’])[A-Za-z]{2,20}['’]s)[ \t]+(?:final[ \t]+)?\Z"
+    r"|\[[A-Za-z ]{1,20}\][ \t]+(?:(?:final|correct)[ \t]+)?\Z",
     re.IGNORECASE,
 )
 _OWNER_LOOK = 40
