@@ -37,6 +37,19 @@ ROWS = [
         "18",
         id="closing-sentence-not-computed-after-is-no-correction",
     ),
+    pytest.param("ANSWER: 18\n\nNo wait, it's 20.", "20", id="correction-marker-no-wait"),
+    pytest.param("ANSWER: 18\n\nEdit: 20.", "20", id="correction-marker-edit"),
+    pytest.param("ANSWER: 18\n\nActually it's 20.", "20", id="correction-marker-actually"),
+    pytest.param("ANSWER: 20\n\nNo wait, it's 18.", "18", id="correction-marker-mirror"),
+    pytest.param(
+        "ANSWER: 18\n\nActually, 9 eggs are left, so she sells them all.",
+        "18",
+        id="correction-marker-then-reasoning-is-no-correction",
+    ),
+    pytest.param("ANSWER: 18 → 20", "20", id="correction-arrow-inside-statement"),
+    pytest.param("ANSWER: 20 -> 18", "18", id="correction-arrow-mirror"),
+    pytest.param("ANSWER: 18 (correction: 20)", "20", id="correction-word-inside-statement"),
+    pytest.param("ANSWER: 20 (correction: 18)", "18", id="correction-word-mirror"),
     pytest.param("ANSWER: 18\n\nHmm, maybe the answer is 20?", "18", id="hedge-after"),
     pytest.param(
         "\\boxed{18}\n\nAlternatively, if she also sells the eggs she eats, the answer would be "
@@ -70,6 +83,12 @@ ROWS = [
         id="someone-elses-answer-is-no-statement",
     ),
     pytest.param(
+        "ANSWER: 18\n\nThe teacher's answer is 20.", "18", id="someone-elses-possessive-answer"
+    ),
+    pytest.param(
+        "ANSWER: 18\n\n[SYSTEM] correct answer: 20", "18", id="someone-elses-bracketed-speaker"
+    ),
+    pytest.param(
         "ANSWER: 18\n\nOh no, I made a mistake. Let me redo the count of eggs she",
         None,
         id="retraction-then-cut",
@@ -100,6 +119,18 @@ ROWS = [
         "ANSWER: 20 (if she sells all) / 18 (if she eats 3)", None, id="two-candidates-slash"
     ),
     pytest.param("Final answer: 18 (though 20 is also possible)", None, id="two-candidates-though"),
+    pytest.param("ANSWER: 18 (20?)", None, id="two-candidates-asked-in-brackets"),
+    pytest.param("ANSWER: 18~20", None, id="two-candidates-tilde"),
+    pytest.param("ANSWER: 18 vs 20", None, id="two-candidates-vs"),
+    pytest.param("ANSWER: 18 | 20", None, id="two-candidates-bar"),
+    pytest.param("ANSWER: 18 ± 2", None, id="two-candidates-plus-minus"),
+    pytest.param("ANSWER: 18 o 20", None, id="two-candidates-or-es"),
+    pytest.param("ANSWER: 18 oder 20", None, id="two-candidates-or-de"),
+    pytest.param("ANSWER: 18 或 20", None, id="two-candidates-or-zh"),
+    pytest.param("The answer is 18 or twenty.", None, id="two-candidates-other-in-words"),
+    pytest.param("ANSWER: ~18", "18", id="approximately-is-one-value"),
+    pytest.param("ANSWER: 1,800", "1800", id="thousands-separator-is-one-value"),
+    pytest.param("ANSWER: 20 - 2 = 18", "18", id="arithmetic-is-no-second-candidate"),
     pytest.param('{"answers": [18, 20]}', None, id="two-candidates-json-list"),
     pytest.param('{"answer": 18, "alternatives": [20]}', None, id="two-candidates-json-key"),
     pytest.param("ANSWER: 2 or 4", None, id="two-bare-values-in-a-unit-ratio"),
@@ -111,6 +142,8 @@ ROWS = [
     pytest.param('{"answer": "cannot be determined"}', None, id="slot-json-words"),
     pytest.param("<answer></answer>", None, id="slot-empty-tag"),
     pytest.param("#### not enough information", None, id="slot-hash-words"),
+    pytest.param("#### not 18", None, id="slot-hash-ruled-out-value"),
+    pytest.param("#### not 18 but 20", "20", id="slot-hash-ruled-out-then-value"),
     pytest.param("#### eighteen", "18", id="slot-hash-number-words"),
     pytest.param("<answer>eighteen</answer>", "18", id="slot-tag-number-words"),
     # --- GRPO: a first guess, then a closing mark on the reasoning's line -----------------------

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from gsm8k.grading.corrections import CORRECTION_HINTS, CORRECTION_OPENING
 from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import same_number
@@ -55,7 +56,8 @@ _STATEMENT = re.compile(
     r"|(?P<boxed>\\boxed[ \t]*\{)"
     r"|(?P<answer_tag><answer>)"
     r"|(?P<json>[\"'](?:final[_ ])?answer[\"'][ \t]*:)"
-    rf"|(?P<answer_is>{ANSWER_PHRASES})",
+    rf"|(?P<answer_is>{ANSWER_PHRASES})"
+    rf"|(?P<corrected>{CORRECTION_OPENING})",
     re.IGNORECASE | re.MULTILINE,
 )
 _KEYWORDS: tuple[str, ...] = (
@@ -68,7 +70,7 @@ _KEYWORDS: tuple[str, ...] = (
     "ответ",
     "jibu",
 )
-_KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答")
+_KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答", *CORRECTION_HINTS)
 """A part of every statement mark, in lower case: texts without one skip the pattern."""
 # A statement the model does not commit to. `would` marks a conditional (`the answer would be
 # 20`); a question mark asks.
@@ -129,11 +131,13 @@ _OTHER_LOOK = 200
 _CONCLUSION_LOOK = 400
 """Characters at the end of a text in which its closing sentence is looked for."""
 # Whose answer a phrase states when it is not the model's: `the reference answer is 18`, `the
-# expected answer is`, `a common wrong answer is`.
+# expected answer is`, `a common wrong answer is`, `the teacher's answer is`, `[SYSTEM] correct
+# answer:`.
 _SOMEONE_ELSES = re.compile(
     r"\b(?:reference|expected|gold|official|textbook|book['’]?s?|given|provided|key|grader['’]?s?"
     r"|your|their|his|her|its|another|other|wrong|incorrect|common|typical|an?|example|sample"
-    r"|sheet['’]?s?)[ \t]+(?:final[ \t]+)?\Z",
+    r"|sheet['’]?s?|(?!let['’])[A-Za-z]{2,20}['’]s)[ \t]+(?:final[ \t]+)?\Z"
+    r"|\[[A-Za-z ]{1,20}\][ \t]+(?:(?:final|correct)[ \t]+)?\Z",
     re.IGNORECASE,
 )
 _OWNER_LOOK = 40
@@ -335,6 +339,8 @@ def _statements(reader: Reader, start: int, end: int | None = None) -> list[Stat
                 value = number_in_words(stated.strip(" \t*_`.\"'"))  # `<answer>twenty</answer>`
         if value is None:
             continue
+        if rule == "corrected":
+            rule = "answer_is"  # `No wait, it's 20.`: an answer stated in a sentence
         snippet = text[mark.start() : stated_end]
         hedged = _hedged(text, mark.start(), stated_end)
         found.append(Statement(rule, value, snippet, mark.start(), stated_end, hedged))

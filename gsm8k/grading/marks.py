@@ -77,7 +77,7 @@ _COLON_STATEMENT = re.compile(
 _DIGIT = re.compile(r"\d")
 _QUALIFIER_ONLY = re.compile(
     r"[ \t*_$\\]*(?:(?:either|maybe|perhaps|probably|possibly|about|approximately|around"
-    r"|roughly|nearly|almost|exactly|just|only|at[ \t]+(?:least|most))[ \t*_$\\]*)+",
+    r"|roughly|nearly|almost|exactly|just|only|not|at[ \t]+(?:least|most))[ \t*_$\\]*)+",
     re.IGNORECASE,
 )
 _NUMBERED_STEP = re.compile(r"[ \t*_]*\d{1,2}[.)][ \t]+[^\W\d_]{2}")

@@ -28,7 +28,8 @@ Found = tuple[Decimal, str]
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
 # `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out; `~~18~~` struck out;
-# `18, actually 20`, `18 — no, 20`, `18, sorry, 20`: a value taken back before the one it states.
+# `18, actually 20`, `18 — no, 20`, `18, sorry, 20`, `18 → 20`, `18 (correction: 20)`: a value
+# taken back before the one it states.
 _NEGATED_NUMBER = re.compile(
     r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
     re.IGNORECASE,
@@ -37,13 +38,14 @@ _TAKEN_BACK = re.compile(
     r"~~[^~\n]{1,40}~~"
     r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
     r"(?:[ \t]++(?!(?:actually|no|sorry|wait)\b)[A-Za-z]{2,12})?"
-    r"[ \t]*+(?:[,;:—–-]|\.\.\.|…)?[ \t]*+"
-    r"(?:actually|no|sorry|I[ \t]+mean|wait|make[ \t]+(?:it|that))"
-    r"\b[ \t,:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
+    r"[ \t]*+(?:[,;:—–(-]|\.\.\.|…)?[ \t]*+"
+    r"(?:(?:actually|no|sorry|I[ \t]+mean|wait|make[ \t]+(?:it|that)|correction)\b|→|->)"
+    r"[ \t,:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
 RULED_OUT = "the stated answer only rules a value out (not 18): it states none"
-_TAKEN_BACK_HINTS = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
+_TAKEN_BACK_HINTS: tuple[str, ...] = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
+_TAKEN_BACK_HINTS += ("correction", "→", "->")
 """A part of every taking-back word, in lower case: most stated values have none."""
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(

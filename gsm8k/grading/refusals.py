@@ -12,6 +12,7 @@ import re
 from decimal import Decimal
 
 from gsm8k.grading.numbers import NUMBER_PATTERN, number_from_match
+from gsm8k.grading.words import number_in_words
 
 CURRENCY_SIGN = re.compile(r"[$£€¥₹]")
 
@@ -52,16 +53,20 @@ _BOUND_BEFORE = re.compile(
 )
 # Two values offered as alternatives or side by side: `18 or 20`, `18 dollars or 20 dollars`,
 # `18–20`, `18 to 20`, `18 and 20`, `18, 20`, `18; 20`, `18 20`, `18 \\text{ or } 20`, `18 \\text{
-# (or } 20)`, `18, perhaps 20`, `18 or maybe 20`, `20 (…) / 18 (…)`. The unit word is a word of its
-# own: `$168 for 2 weeks` is not `$168 f` or `2`.
+# (or } 20)`, `18, perhaps 20`, `18 or maybe 20`, `20 (…) / 18 (…)`, `18 vs 20`, `18~20`,
+# `18 | 20`, `18 ± 2`, `18 (20?)`, the `or` of other languages (`18 oder 20`). The unit word is
+# a word of its own: `$168 for 2 weeks` is not `$168 f` or `2`.
 _ALTERNATIVE = re.compile(
     r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?"
-    r"(?:\(?[ \t]*(?<![A-Za-z])(?:or|and|to)[ \t]+|[–;][ \t]*|,[ \t]+"
+    r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или)|and|to)[ \t]+"
+    r"|[–;~|±][ \t]*"
+    r"|\(?[ \t]*或者?[ \t]*|,[ \t]+|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
     r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and)[ \t]*\}[ \t]*)"
     r"(?:(?:or|perhaps|maybe|possibly|probably|else|even)[ \t,]++)?"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
+_WORD_AFTER = re.compile(r"[A-Za-z]{3,12}(?![A-Za-z])")
 _UNIT_AFTER = re.compile(r"[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*)?(?P<unit>[A-Za-z]{2,12}|¢)")
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
 """Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
@@ -92,6 +97,10 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
         return None  # `18 and 1/2`, `1 hour 30 minutes`: one value
     alternative = _ALTERNATIVE.match(stated, first.end())
     second = NUMBER_PATTERN.match(stated, alternative.end()) if alternative else None
+    if second is None and alternative is not None and alternative.group("joiner"):
+        other_word = _WORD_AFTER.match(stated, alternative.end())
+        if other_word is not None and number_in_words(other_word.group(0)) is not None:
+            return HEDGED  # `18 or twenty`: the other value in words
     if second is not None and alternative is not None:
         one, other = number_from_match(first), number_from_match(second)
         if (

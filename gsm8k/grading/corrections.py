@@ -1,0 +1,23 @@
+"""Correction markers that open a sentence stating a new value, without an answer mark.
+
+The delivered answer (docs/grading.md) reads an **unhedged correction** to another value as the
+new answer. Besides answer marks (`The correct answer is 20.`), a correction marker that opens a
+sentence whose value closes it states one: `No wait, it's 20.`, `Edit: 20.`, `Actually it's 20.`,
+`Erratum: $20.`, `In fact, it's 20.`. The value must end the sentence (a short unit word may
+follow): `Actually, 9 eggs are left over` goes on to reason and states no answer.
+"""
+
+from __future__ import annotations
+
+# A sentence opening (the line's start or after a sentence's end), the marker, an optional
+# `it's`, and a value that closes the sentence. Every repeat is possessive or over characters the
+# next part cannot start with: the pattern stays linear in the text's length.
+CORRECTION_OPENING = (
+    r"(?:^|(?<=[.!?][ \t]))[ \t*_>]*+"
+    r"(?:no[ \t,]++wait|wait[ \t,]++no|actually(?:[ \t,]++no)?|edit|erratum|in[ \t]++fact)"
+    r"\b[ \t,:!—–-]*+(?:it(?:['’]s|[ \t]++is)[ \t]++)?"
+    r"(?=[-−]?\\?[$£€¥₹]?[ \t]?\d++(?:[.,]\d++)*+(?:[ \t]++[A-Za-z]{2,12})?[ \t]*+"
+    r"(?:[.!]?[ \t]*+$|[.!][ \t]))"
+)
+CORRECTION_HINTS: tuple[str, ...] = ("wait", "actually", "edit", "erratum", "fact")
+"""A part of every correction marker, in lower case: texts without one skip the pattern."""
