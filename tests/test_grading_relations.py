@@ -163,14 +163,25 @@ def test_relations_over_the_hand_written_corpus() -> None:
     assert low == {}, table(outcomes) + "\n\n" + failures(outcomes, 3)
 
 
-# Each relation's pass rate over the real completions with the delivered-answer rules, as
-# measured (docs/grading-relations.md). The failures under 100% were read: each is a rule defect
-# named there, not a label or a wording of the relation, so these floors only ever rise.
+# Each relation's pass rate over the 16,977 usable real completions with the delivered-answer
+# rules, as measured (docs/grading-relations.md). The floors only ever rise. What is under 100%:
+# - ToRA sentences that are conditional themselves (`Jordan would earn \boxed{140} if he spent
+#   …`): by the definition a hedged statement followed by another value delivers none, so the
+#   `alternative_after`, `quoted_mistake` and `unhedged_correction` rewrites of those few rows
+#   expect what the definition does not say: the relation's wording, not a rule defect;
+# - `hedged_statement` and `empty_slot` inside a JSON answer string after a `**Answer:**` line
+#   (zeroeval), and `other_units` (the asked unit's value second: `22400 cents ($224)`) and
+#   `closing_clause` (a condition clause holding a question number: `… when there are 16
+#   eggs.`): rule defects, listed as known limits in docs/grading.md.
 MIN_PASS = {
     **{relation.name: 1.0 for relation in RELATIONS},
-    "alternative_after": 0.999,  # a conditional box after a ToRA sentence that has an "if"
-    "other_units": 0.70,  # `1.5 hours (90 minutes)`: the asked unit's value second
-    "closing_clause": 0.93,  # a condition clause with a question number ("when there are 3 …")
+    "hedged_statement": 16_973 / 16_977,
+    "alternative_after": 16_973 / 16_977,
+    "unhedged_correction": 16_976 / 16_977,
+    "quoted_mistake": 16_976 / 16_977,
+    "empty_slot": 16_973 / 16_977,
+    "other_units": 3_780 / 5_072,
+    "closing_clause": 13_771 / 14_613,
 }
 
 
