@@ -75,7 +75,7 @@ async def kill(result: ChatMessageTool) -> None:
     eval's other samples run on meanwhile)."""
     await anyio.sleep(AFTER_CALL + 0.5)
     os.kill(pid_of(result), signal.SIGKILL)
-    await anyio.sleep(3.0)  # time for the harness to see it, on a busy machine
+    await anyio.sleep(5.0)  # time for the harness to see it, on a busy machine
 
 
 def plays(case: str) -> Step:

@@ -5,7 +5,9 @@ Written without the SDK so that it can say what the SDK never would: it answers 
 with the SDK's own error for a closed connection (-32000, "Connection closed") while it lives.
 Its tools, each taking a ``query``: ``lookup`` answers with its process id; ``crash`` writes a
 last word to its error output and exits with status 134 while the call is in flight (as node
-does when its heap is exhausted); ``crash_after`` answers, then exits the same way 0.2 s later;
+does when its heap is exhausted); ``crash_after`` answers, then exits the same way at once
+(its answer written first, so that the model's next call meets a dead server however busy the
+machine);
 ``closed_error`` answers the call with that same -32000 error; ``shout`` writes 100,000 lines
 and then 16 MiB with no newline to its error output before it answers.
 """
@@ -15,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 from typing import Any
 
 CLOSED = {"code": -32000, "message": "Connection closed"}
@@ -40,8 +41,6 @@ def text(content: str) -> dict[str, Any]:
 def call(name: str) -> dict[str, Any]:
     if name == "crash":
         die()
-    if name == "crash_after":
-        threading.Timer(0.2, die).start()
     if name == "closed_error":
         return {"error": CLOSED}
     if name == "shout":
@@ -75,6 +74,8 @@ def main() -> None:
         request = json.loads(line)
         if "id" in request and "method" in request:
             send({"id": request["id"], **answer(request)})
+            if request.get("method") == "tools/call" and request["params"]["name"] == "crash_after":
+                die()  # after its answer: a timer here would race the next call
 
 
 if __name__ == "__main__":
