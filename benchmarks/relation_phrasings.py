@@ -228,4 +228,31 @@ EMPTY = Relation(
     ),
 )
 
-ADDITIONS = (HEDGED, ALTERNATIVE, CORRECTION, QUOTED, RETRACTION, EMPTY)
+# With no answer mark the closing sentences are the statement (the statement's line and what
+# follows it replaced by them), and the same definition holds there.
+CLOSING_GUESSES = Relation(
+    "closing_guesses",
+    Expect.NONE,
+    (
+        line("I'd say {d}, maybe {a}."),
+        line("Probably {d}. Possibly {a}."),
+        line("Either {d} or {a}?"),
+        line("My best guess: {d}. Could be {a} though."),
+        line("The answer cannot be determined."),
+        line("I don't know the answer."),
+        line("ANSWER: ..."),
+    ),
+)
+
+CLOSING_HEDGE = Relation(
+    "closing_hedge",
+    Expect.SAME,
+    (
+        line("So the total is probably {d}."),
+        line("Maybe {d}."),
+        line("I think it is {d}."),
+    ),
+)
+
+ADDITIONS = (HEDGED, ALTERNATIVE, CORRECTION, QUOTED, RETRACTION, EMPTY, CLOSING_GUESSES)
+ADDITIONS += (CLOSING_HEDGE,)

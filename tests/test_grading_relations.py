@@ -146,6 +146,8 @@ BUNDLED_MIN_PASS = {
             "degree_mark",
             "sign_word",
             "scale_word",
+            "closing_guesses",
+            "closing_hedge",
         ),
         1.0,
     ),
@@ -172,7 +174,9 @@ def test_relations_over_the_hand_written_corpus() -> None:
 # - `hedged_statement` and `empty_slot` inside a JSON answer string after a `**Answer:**` line
 #   (zeroeval), and `other_units` (the asked unit's value second: `22400 cents ($224)`) and
 #   `closing_clause` (a condition clause holding a question number: `… when there are 16
-#   eggs.`): rule defects, listed as known limits in docs/grading.md.
+#   eggs.`): rule defects, listed as known limits in docs/grading.md;
+# - `closing_hedge` on five ToRA rows whose program printed another value (`2.4`, `-40`): the
+#   printed result wins over a closing sentence of a question number, hedged or not.
 MIN_PASS = {
     **{relation.name: 1.0 for relation in RELATIONS},
     "hedged_statement": 16_973 / 16_977,
@@ -182,6 +186,7 @@ MIN_PASS = {
     "empty_slot": 16_973 / 16_977,
     "other_units": 3_780 / 5_072,
     "closing_clause": 13_771 / 14_613,
+    "closing_hedge": 7_879 / 7_884,
 }
 
 

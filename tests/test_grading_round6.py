@@ -146,6 +146,22 @@ ROWS = [
     pytest.param("#### not 18 but 20", "20", id="slot-hash-ruled-out-then-value"),
     pytest.param("#### eighteen", "18", id="slot-hash-number-words"),
     pytest.param("<answer>eighteen</answer>", "18", id="slot-tag-number-words"),
+    pytest.param("ANSWER: ...", None, id="slot-answer-line-dots"),
+    pytest.param("ANSWER: $__", None, id="slot-answer-line-blank-to-fill"),
+    # --- no answer mark: the closing sentences are the statement --------------------------------
+    pytest.param("I'd say 18, maybe 20.", None, id="no-mark-two-values-hedged"),
+    pytest.param("Probably 18. Possibly 20.", None, id="no-mark-two-hedged-sentences"),
+    pytest.param("My best guess: 18. Could be 20 though.", None, id="no-mark-guess-then-other"),
+    pytest.param("Either 18 or 20?", None, id="no-mark-either-or-asked"),
+    pytest.param("So she probably makes $18.", "18", id="no-mark-one-hedged-value-stands"),
+    pytest.param("She has 9 eggs left. Maybe she makes $18.", "18", id="no-mark-after-working"),
+    pytest.param("So maybe 9 * 2 = 18.", "18", id="no-mark-hedged-working-is-one-value"),
+    pytest.param("Probably 9 * 2. Possibly 18.", "18", id="no-mark-guess-after-working"),
+    pytest.param("The answer cannot be determined.", None, id="no-mark-says-no-answer"),
+    pytest.param("I don't know the answer.", None, id="no-mark-does-not-know"),
+    pytest.param(
+        "She makes 18. I could be wrong about the answer.", "18", id="no-mark-doubt-is-not-none"
+    ),
     # --- GRPO: a first guess, then a closing mark on the reasoning's line -----------------------
     pytest.param(
         "#### 20\nReasoning: 16 - 3 - 4 = 9 eggs, 9 * 2 = 18 dollars. ## 18",

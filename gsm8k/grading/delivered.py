@@ -37,6 +37,7 @@ from decimal import Decimal
 from gsm8k.grading.corrections import CORRECTION_HINTS, CORRECTION_OPENING
 from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
+from gsm8k.grading.hedges import HEDGE, HEDGE_HINTS, TWO_GUESSES, WEAK, two_guesses
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
@@ -72,21 +73,10 @@ _KEYWORDS: tuple[str, ...] = (
 )
 _KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答", *CORRECTION_HINTS)
 """A part of every statement mark, in lower case: texts without one skip the pattern."""
-# A statement the model does not commit to. `would` marks a conditional (`the answer would be
-# 20`); a question mark asks.
-_HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|possibly|probably|might|could|would|I[ \t]+(?:think|believe|guess)"
-    r"|not[ \t]+(?:sure|certain)|unsure|alternatively|otherwise|either)\b|[?？]",
-    re.IGNORECASE,
-)
-_WEAK = frozenset(("would", "could", "might"))
-"""Hedge words that make the statement the rules found hedged only with a condition."""
 _SCENARIO_OPENING = re.compile(
     r"[\s*_(>-]*(?:if|assuming|suppose|supposing|unless|in[ \t]+case|when)\b", re.IGNORECASE
 )
-_HEDGE_HINTS: tuple[str, ...] = ("?", "？", "may", "perhap", "possib", "probab", "might", "could")
-_HEDGE_HINTS += ("would", "think", "believe", "guess", "sure", "altern", "otherwise", "either")
-_HEDGE_HINTS += ("if", "unless", "assum", "suppos", "case", "when")
+_HEDGE_HINTS = (*HEDGE_HINTS, "if", "unless", "assum", "suppos", "case", "when")
 """A part of every hedge and condition word, in lower case: most sentences hold none."""
 _CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case)\b", re.I)
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
@@ -181,6 +171,8 @@ def deliver(
         ``None`` when the statement stands; a later statement's rule and value when it corrects
         it; a :class:`NoAnswer` when nothing was delivered.
     """
+    if rule == "last_number":  # no answer mark: the closing sentences state the answer
+        return NoAnswer(TWO_GUESSES) if two_guesses(reader) else None
     if rule not in _RULES:
         return None
     text = reader.text
@@ -283,11 +275,14 @@ def _closing_correction(reader: Reader, current: Statement) -> tuple[str, Found]
     return None
 
 
-def _last_sentence(text: str, start: int) -> re.Match[str] | None:
-    """The text's last sentence, from ``start`` on, when it holds a number and commits to it."""
+def _last_sentence(text: str, start: int, hedged: bool = False) -> re.Match[str] | None:
+    """The text's last sentence, from ``start`` on, when it holds a number and commits to it
+    (or, with ``hedged``, states it at all)."""
     # From just before ``start``: the boundary that opens the first sentence is read with it.
     closing = _LAST_SENTENCE.search(text, max(start - 2, len(text) - _CONCLUSION_LOOK, 0))
-    if closing is None or _hedged(text, closing.start("sentence"), closing.end("sentence")):
+    if closing is None or (
+        not hedged and _hedged(text, closing.start("sentence"), closing.end("sentence"))
+    ):
         return None
     return closing
 
@@ -362,15 +357,15 @@ def _hedged(text: str, start: int, end: int, anchor: bool = False, scenario: boo
     folded = sentence.lower()
     if not any(hint in folded for hint in _HEDGE_HINTS):
         return False  # no hedge or condition word at all (the common case, found cheaply)
-    words = {hedge.group(0).lower() for hedge in _HEDGE.finditer(sentence)}
+    words = {hedge.group(0).lower() for hedge in HEDGE.finditer(sentence)}
     conditional = _CONDITION.search(sentence) is not None
     if scenario:
         # A statement before a hedged one: hedged as the rules' statement is, or when its
         # sentence opens on a condition (`If she sells all the eggs, \\boxed{26}.`).
         opens = _SCENARIO_OPENING.match(sentence) is not None
-        return opens or bool(words - _WEAK) or (bool(words) and conditional)
+        return opens or bool(words - WEAK) or (bool(words) and conditional)
     if anchor:
-        return bool(words - _WEAK) or (bool(words) and conditional)
+        return bool(words - WEAK) or (bool(words) and conditional)
     return bool(words) or conditional
 
 
@@ -391,6 +386,9 @@ def _after_retraction(reader: Reader, at: int, cut: bool) -> tuple[str, Found] |
     retraction_end = SENTENCE_END.search(text, at)
     if cut or retraction_end is None:
         return NoAnswer(RETRACTED)
-    closing = _last_sentence(text, retraction_end.end())
+    # One hedged value (`Maybe 20.`) is the answer, as in a text with no mark; two are none.
+    closing = _last_sentence(text, retraction_end.end(), hedged=True)
+    if closing is not None and two_guesses(reader):
+        return NoAnswer(TWO_GUESSES)
     found = None if closing is None else find_last_number(reader.with_text(closing.group(0)))
     return NoAnswer(RETRACTED) if found is None else ("last_number", found)

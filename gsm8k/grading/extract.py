@@ -51,10 +51,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal, cast, get_args
 
+from gsm8k.grading.closing import find_closing_number
 from gsm8k.grading.delivered import deliver
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
 from gsm8k.grading.endings import CUT_TEXT_LENGTH, left_as_draft, stops_mid_sentence, strip_padding
-from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import join_split_numbers
 from gsm8k.grading.marks import (
     cut_restatement,
@@ -355,5 +355,5 @@ _FINDERS: tuple[tuple[Rule, Callable[[Reader], Found | NoAnswer | None]], ...] =
     ("boxed", find_boxed),
     ("answer_is", find_answer_is),
     ("a_line", find_a_line),
-    ("last_number", find_last_number),
+    ("last_number", find_closing_number),
 )

@@ -35,7 +35,7 @@ _COURTESY = re.compile(
     re.IGNORECASE,
 )
 _COURTESY_LOOK = 400
-_SYMBOLS_ONLY = re.compile(r"[?？!¿…\-–—/]+")
+_ALNUM = re.compile(r"[^\W_]")
 
 _NUMBER_ONLY = re.compile(r"[ \t*_`$\\(]*[-−]?[$£€]?[ \t]?\d[\d,. ]*[ \t*_`)%.]*")
 _OPENING_HASH = re.compile(r"\A[ \t\n]*####[ \t]*(?P<value>[^\n]{1,80})\n")
@@ -169,8 +169,10 @@ def final_words(reader: Reader) -> Found | str | None:
     value_text = last.group("value").strip(" \t*_`.")
     if not _LETTER.search(value_text):
         # `ANSWER:` alone: the line after it is read by the answer-line rule; `ANSWER: ?` is an
-        # answer slot that holds no number.
-        return NOT_A_NUMBER_IN_WORDS if _SYMBOLS_ONLY.fullmatch(value_text) else None
+        # answer slot that holds no number, as are dots, underscores or a lone currency sign
+        # (`ANSWER: ...`, `ANSWER: $__`) as well.
+        raw = last.group("value").strip()
+        return NOT_A_NUMBER_IN_WORDS if raw and not _ALNUM.search(raw) else None
     value = number_in_words(value_text)
     return NOT_A_NUMBER_IN_WORDS if value is None else (value, last.group(0).strip())
 
