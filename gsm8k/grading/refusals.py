@@ -62,7 +62,7 @@ _ALTERNATIVE = re.compile(
     r"|[–;~|±][ \t]*"
     r"|\(?[ \t]*或者?[ \t]*|,[ \t]+|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
-    r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and)[ \t]*\}[ \t]*)"
+    r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
     r"(?:(?:or|perhaps|maybe|possibly|probably|else|even)[ \t,]++)?"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )

@@ -297,7 +297,12 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
     return value, f"\\boxed{{{content}}}"
 
 
-_BOX_CHOICE = re.compile(r"[\s$\\()\[\].]*(?:,|or|and)[\s$\\()\[\]]*\\boxed[ \t]*\{", re.IGNORECASE)
+# Two boxes offered as a choice: `\\boxed{18} or \\boxed{20}`, `… \\text{ or } \\boxed{20}`.
+_BOX_CHOICE = re.compile(
+    r"[\s$\\()\[\].]*(?:(?:text|mathrm)\{[ \t]*)?(?:,|or|and|to|vs\.?|versus)(?:[ \t]*\})?"
+    r"[\s$\\()\[\]]*\\boxed[ \t]*\{",
+    re.IGNORECASE,
+)
 
 
 def _boxes_offered_as_choice(reader: Reader, spans: list[tuple[int, int]]) -> bool:
