@@ -183,6 +183,9 @@ CORRECTION = Relation(
         after("Actually, I misread the question. The final answer is \\boxed{{{a}}}."),
         slot("{d}, actually {a}"),
         slot("~~{d}~~ {a}", STRUCK),
+        slot("{d} — scratch that, {a}"),
+        slot("{d} (typo, should be {a})"),
+        slot("{d}, er, {a}"),
         mark("~~\\boxed{{{d}}}~~ \\boxed{{{a}}}", BOXED),
         after(
             'Correction:\n```json\n{{"reasoning": "I misread a step.", "answer": "{a}"}}\n```', JSON

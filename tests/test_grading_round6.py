@@ -141,6 +141,12 @@ ROWS = [
     pytest.param("ANSWER: $18 (or 1800 cents)", "18", id="one-quantity-two-units"),
     pytest.param("ANSWER: 18, actually 20", "20", id="taken-back-inside-statement"),
     pytest.param("ANSWER: ~~18~~ 20", "20", id="struck-out-inside-statement"),
+    pytest.param("ANSWER: 18 — scratch that, 20", "20", id="scratched-inside-statement"),
+    pytest.param("ANSWER: 18, er, 20", "20", id="filler-take-back-inside-statement"),
+    pytest.param("ANSWER: 18 (typo, should be 20)", "20", id="typo-inside-statement"),
+    pytest.param("ANSWER: 18 is wrong; 20", "20", id="called-wrong-inside-statement"),
+    pytest.param("ANSWER: 20 (just kidding, 18)", "18", id="kidding-inside-statement"),
+    pytest.param("ANSWER: 18 per day, 20 on weekends", "18", id="second-value-no-take-back"),
     # --- answer slots --------------------------------------------------------------------------
     pytest.param('{"answer": null}', None, id="slot-json-null"),
     pytest.param('{"answer": "cannot be determined"}', None, id="slot-json-words"),
