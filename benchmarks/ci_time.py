@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TIERS: dict[str, list[str]] = {
     # The README's test command (CI runs it verbatim) and the slow tier as .ci/run runs it.
     "fast": ["-m", "pytest", "-n", "2"],
-    "slow": ["-m", "pytest", "-m", "slow or local_model", "-n", "4", "--dist", "loadfile"],
+    "slow": ["-m", "pytest", "-m", "slow or local_model", "-n", "4", "--dist", "loadgroup"],
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -83,3 +84,19 @@ def real_data_dir() -> Path:
 
 
 REAL_DATA_DIR = os.environ.get("GSM8K_DATA_DIR")
+
+SPREAD = frozenset(("test_recipes.py",))
+"""Files whose tests share nothing and each run for minutes (the documented recipes, run
+verbatim): under ``--dist loadgroup`` each is a group of its own."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tier's worker groups (``--dist loadgroup``): a file's tests stay on one worker,
+    so that a module-scoped eval, server or model runs once, as ``--dist loadfile`` would keep
+    them; the files in :data:`SPREAD` are spread test by test, so that the longest of them is
+    no longer the whole tier's critical path. Without ``loadgroup`` the marks do nothing."""
+    for item in items:
+        name = item.path.name
+        group = re.sub(r"\W", "_", item.name) if name in SPREAD else name
+        item.add_marker(pytest.mark.xdist_group(group))
