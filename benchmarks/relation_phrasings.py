@@ -185,7 +185,6 @@ CORRECTION = Relation(
         slot("~~{d}~~ {a}", STRUCK),
         slot("{d} — scratch that, {a}"),
         slot("{d} (typo, should be {a})"),
-        slot("{d}, er, {a}"),
         mark("~~\\boxed{{{d}}}~~ \\boxed{{{a}}}", BOXED),
         after(
             'Correction:\n```json\n{{"reasoning": "I misread a step.", "answer": "{a}"}}\n```', JSON

@@ -2,13 +2,22 @@
 text with no answer mark.
 
 A text with no answer mark delivers its closing sentence's number (the last-number rule). The
-definition of the delivered answer (docs/grading.md) holds there too: a closing sentence that
-offers its value as one of two (`I'd say 18, maybe 20.`, `Either 18 or 20?`), or a hedged
-closing sentence after a hedged one with another value (`Probably 18. Possibly 20.`, `My best
-guess: 18. Could be 20 though.`), delivers two guesses and no one answer. Working is not a guess:
-a value joined to the other by an operator or `=`, a sentence that computes, the same quantity in
-another unit (`18 dollars, or maybe 1800 cents`), and a hedged closing sentence after a committed
-one (`She has 9 eggs left. So she probably makes $18.`) all keep the value.
+definition of the delivered answer (docs/grading.md) holds there too: two **candidate answers**
+offered side by side deliver none. With no mark, a candidate is a value offered as a guess,
+so two candidates are
+
+- two values in one sentence that a strong hedge word hedges, joined by nothing but
+  alternative words (`I'd say 18, maybe 20.`, `Either 18 or 20?`, `18 dollars, or perhaps 20`);
+- two **bare guesses** side by side: sentences of one value each, in the same unit, each hedged
+  by a strong hedge word and holding little else (`Probably 18. Possibly 20.`, `My best guess:
+  18. Could be 20 though.`).
+
+Working is no guess: a value that is an operand or ruled out (`9 eggs times $2, or $18`, `Not
+20, probably 18`), other words between the values (`Step 2: she probably makes $18`, `$18 per
+day, or $126 per week`), the same quantity in another unit (`$18, or maybe 1800 cents`), a
+sentence hedged only by `would`, `could` or `might` (`She would sell 9 eggs. She would earn
+$18.`), and sentences of different quantities (`She probably has 9 eggs left. She probably
+makes $18.`) all keep the value.
 """
 
 from __future__ import annotations
@@ -41,52 +50,78 @@ Value = tuple[Decimal, int, int]
 
 TWO_GUESSES = "the closing sentences offer two values, hedged: no one answer"
 
-# Between two values of one sentence: a word that makes the second an alternative to the first,
-# and no operator, `=` or digit (`18, maybe 20`, `18 or perhaps 20`, `either 18 or 20`).
-_ALTERNATIVE_GAP = re.compile(
-    r"[^\d=+*/×÷^<>\n-]{0,80}",
-)
-_ALTERNATIVE_WORD = re.compile(
-    r"\b(?:or|maybe|perhaps|possibly|probably|alternatively|otherwise|could|might|though)\b",
+# Words that join a value to an alternative, and hedge words; a gap of only these (and
+# punctuation, markup, a currency sign) between two values offers the second as an alternative.
+_JOINERS = frozenset(
+    (
+        "or", "maybe", "perhaps", "possibly", "probably", "alternatively", "otherwise", "though",
+        "either", "could", "might", "be", "it", "its", "it's", "is", "else", "say", "i'd",
+        "guess", "my", "best", "not", "sure", "even",
+    )
+)  # fmt: skip
+_GAP_WORD = re.compile(r"[^\W\d_]+(?:['’][a-z]+)?")
+_GAP_OTHER = re.compile(r"[\d=+*/×÷^<>]")
+# A strong hedge: not `would`, `could` or `might` alone (a conditional working step), except
+# `could be` and `might be` offering a value.
+_STRONG = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|I[ \t]+(?:think|believe|guess)|I['’]d[ \t]+(?:say|guess)"
+    r"|(?:my|best)[ \t]+guess|not[ \t]+(?:sure|certain)|unsure|alternatively|either"
+    r"|(?:could|might)[ \t]+be)\b",
     re.IGNORECASE,
 )
+_OPERAND = re.compile(r"(?:\b(?:times|plus|minus|by|of|not)|n['’]t|[×*+÷/=-])[ \t$]*\Z", re.I)
+_OPERATOR_AFTER = re.compile(r"[ \t]*(?:[×*+÷/=]|\b(?:times|plus|minus|divided)\b)", re.I)
 _WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
 _CURRENCY_BEFORE = re.compile(r"[$£€¥₹][ \t]?\Z")
+_CURRENCY = re.compile(r"[$£€¥₹]")
 _WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})\b")
-_NOT_UNITS = frozenset(("or", "though", "maybe", "perhaps", "possibly", "probably", "and", "but"))
+_NOT_UNITS = _JOINERS | {"and", "but", "in", "a", "an", "the", "then", "so"}
+_BARE_WORDS = 5
+"""Most words of a bare guess besides its hedge words (`My best guess: 18.`, `Could be 20
+though.`)."""
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 _LOOK = 400
 """Characters at the end of a text in which its closing sentences are read."""
 
 
 def two_guesses(reader: Reader) -> bool:
-    """Whether the text's closing sentences, read with no answer mark, offer two values hedged."""
+    """Whether the text's closing sentences, read with no answer mark, offer two candidates."""
     text = reader.text
     start = max(0, len(text) - _LOOK)
     sentences = [s for s in _sentences(text, start) if any(c.isdigit() for c in text[s[0] : s[1]])]
     if not sentences:
         return False
     last_start, last_end = sentences[-1]
-    values = _values(reader, last_start, last_end)
-    if not values or not _hedged(text[last_start:last_end]):
+    last = text[last_start:last_end]
+    if _STRONG.search(last) is None:
         return False
-    if _alternatives_in_one(reader, values):
+    values = _values(reader, last_start, last_end)
+    if _alternatives_in_one(text, values):
         return True
-    if len(values) != 1 or len(sentences) < 2 or _WORKING.search(text, last_start, last_end):
+    if len(sentences) < 2 or not _bare_guess(reader, last_start, last_end):
         return False
     before_start, before_end = sentences[-2]
     between = text[before_end:last_start]
-    if any(c.isdigit() for c in between) or len(between.strip()) > 2:
-        return False  # not the sentence right before: the guesses are not side by side
-    before = text[before_start:before_end]
+    if any(c.isdigit() for c in between) or len(_WORDS.findall(between)) > 3:
+        return False  # not side by side
     earlier = _values(reader, before_start, before_end)
     return (
-        len(earlier) == 1
+        _bare_guess(reader, before_start, before_end)
         and not same_number(earlier[0][0], values[0][0])
-        and _guess(before)
-        and _WORKING.search(before) is None
-        and not _one_quantity(text, earlier[0], values[0])
+        and _unit(text, earlier[0]) == _unit(text, values[0])
     )
+
+
+def _bare_guess(reader: Reader, start: int, end: int) -> bool:
+    """A sentence that is one hedged value and little else: no working, one value, a strong
+    hedge word, a few other words."""
+    sentence = reader.text[start:end]
+    if _STRONG.search(sentence) is None or _WORKING.search(sentence) is not None:
+        return False
+    if len(_values(reader, start, end)) != 1:
+        return False
+    others = [w for w in _GAP_WORD.findall(sentence) if w.lower() not in _JOINERS]
+    return len(others) <= _BARE_WORDS
 
 
 def _sentences(text: str, start: int) -> list[tuple[int, int]]:
@@ -110,19 +145,27 @@ def _values(reader: Reader, start: int, end: int) -> list[Value]:
     return found
 
 
-def _alternatives_in_one(reader: Reader, values: list[Value]) -> bool:
-    """Two values side by side in the closing sentence, the second an alternative to the first."""
-    text = reader.text
+def _alternatives_in_one(text: str, values: list[Value]) -> bool:
+    """Two values side by side in one sentence, the second offered as an alternative to the
+    first: nothing between them but alternative and hedge words (and the first one's unit)."""
     for first, second in pairwise(values):
+        if same_number(first[0], second[0]) or _operand(text, first) or _operand(text, second):
+            continue
         gap = text[first[2] : second[1]]
-        if (
-            not same_number(first[0], second[0])
-            and _ALTERNATIVE_GAP.fullmatch(gap)
-            and _ALTERNATIVE_WORD.search(gap)
-            and not _one_quantity(text, first, second)
-        ):
+        if _GAP_OTHER.search(gap):
+            continue
+        words = [w.lower() for w in _GAP_WORD.findall(gap)]
+        if words and words[0] not in _JOINERS:
+            words = words[1:]  # the first value's unit (`18 dollars, or maybe 20`)
+        if words and all(w in _JOINERS for w in words) and not _one_quantity(text, first, second):
             return True
     return False
+
+
+def _operand(text: str, value: Value) -> bool:
+    """A value that is an operand of working, or ruled out (`times $2`, `Not 20`)."""
+    before = text[max(0, value[1] - 12) : value[1]]
+    return _OPERAND.search(before) is not None or _OPERATOR_AFTER.match(text, value[2]) is not None
 
 
 def _one_quantity(text: str, first: Value, second: Value) -> bool:
@@ -135,24 +178,11 @@ def _one_quantity(text: str, first: Value, second: Value) -> bool:
 def _unit(text: str, value: Value) -> str:
     """The unit written with a value: a currency sign before it, else the word after it that is
     no hedge or joining word; empty when none."""
-    if _CURRENCY_BEFORE.search(text, max(0, value[1] - 2), value[1]):
+    if _CURRENCY_BEFORE.search(text, max(0, value[1] - 2), value[1]) or _CURRENCY.search(
+        text, value[1], value[2]
+    ):
         return "$"
     word = _WORD_AFTER.match(text, value[2])
     if word is None or word.group(1).lower() in _NOT_UNITS:
         return ""
     return word.group(1).lower()
-
-
-def _hedged(sentence: str) -> bool:
-    folded = sentence.lower()
-    return any(hint in folded for hint in HEDGE_HINTS) and HEDGE.search(sentence) is not None
-
-
-def _guess(sentence: str) -> bool:
-    """A sentence that offers its value as a guess: a hedge word, or a question mark closing
-    little more than the value (`18?`); a question the text asks (`In how many days will it be
-    600 inches?`) is no guess."""
-    if not _hedged(sentence):
-        return False
-    words = HEDGE.findall(sentence)
-    return any(word not in ("?", "？") for word in words) or len(_WORDS.findall(sentence)) <= 2

@@ -37,19 +37,18 @@ _NEGATED_NUMBER = re.compile(
 _TAKEN_BACK = re.compile(
     r"~~[^~\n]{1,40}~~"
     r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
-    r"(?:[ \t]++(?!(?:actually|no|sorry|wait|is|er|um|uh|oops|rather|wrong|should|typo)\b)"
+    r"(?:[ \t]++(?!(?:actually|no|sorry|wait|is|typo)\b)"
     r"[A-Za-z]{2,12}+)?"
     r"[ \t]*+(?:[,;:—–(-]|\.\.\.|…)?[ \t]*+"
     r"(?:\b(?:actually|no|sorry|I[ \t]+mean[ts]?|wait|make[ \t]+(?:it|that)|correction"
-    r"|scratch[ \t]+that|er|um|uh|oops|just[ \t]+kidding|(?:or[ \t]+)?rather|(?:is[ \t]+)?wrong"
-    r"|(?:typo[ \t,;:]*+)?should[ \t]+(?:be|read)|typo)\b|→|->)"
+    r"|scratch[ \t]+that|just[ \t]+kidding|is[ \t]+wrong|typo(?:[ \t,;:]*+should[ \t]+(?:be|read))?"
+    r")\b|→|->)"
     r"[ \t,;:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
 RULED_OUT = "the stated answer only rules a value out (not 18): it states none"
 _TAKEN_BACK_HINTS: tuple[str, ...] = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
-_TAKEN_BACK_HINTS += ("correction", "→", "->", "scratch", "er", "um", "uh", "oops", "kidding")
-_TAKEN_BACK_HINTS += ("rather", "wrong", "should", "typo")
+_TAKEN_BACK_HINTS += ("correction", "→", "->", "scratch", "kidding", "wrong", "typo")
 """A part of every taking-back word, in lower case: most stated values have none."""
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(

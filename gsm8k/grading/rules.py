@@ -299,8 +299,11 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
 
 # Two boxes offered as a choice: `\\boxed{18} or \\boxed{20}`, `… \\text{ or } \\boxed{20}`.
 _BOX_CHOICE = re.compile(
-    r"[\s$\\()\[\].]*(?:(?:text|mathrm)\{[ \t]*)?(?:,|or|and|to|vs\.?|versus)(?:[ \t]*\})?"
-    r"[\s$\\()\[\]]*\\boxed[ \t]*\{",
+    r"(?:\\q?quad|[\s$\\()\[\].,;:!~*_])*"
+    r"(?:,|;|/|\||–|\\(?:lor|vee|sim)\b|或|or|and|to|vs\.?|versus|oder|ou|o"
+    r"|\\(?:text(?:bf|rm|it)?|mathrm|mbox)\{[ \t,(]*(?:or(?:[ \t]+else)?|to|vs\.?|oder|ou)"
+    r"[ \t)]*\})"
+    r"(?:\\q?quad|[\s$\\()\[\],;:!~*_])*\\boxed[ \t]*\{",
     re.IGNORECASE,
 )
 
