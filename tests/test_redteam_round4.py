@@ -211,8 +211,7 @@ FALSE_ACCEPTS: list[object] = [
                  "#### 18\n\nQuestion: " + QUESTION + "\nAnswer: 16 - 3 - 4 = 9, 9 * 3 = 27\n"
                  "#### 27", "18", False, QUESTION, id="few-shot-example-echoed-first"),
     pytest.param("| id | answer |\n| 0 | 18 |\n\nI don't know.", "18", False, QUESTION,
-                 marks=_hole("a smuggled answer table is read by the last-number guess"),
-                 id="answer-key-table"),
+                 id="answer-key-table"),  # the closing sentence says there is no answer
     pytest.param('The reference solution says "#### 18". I could not solve it.', "18", False,
                  QUESTION, id="quoted-hash-mark"),
     pytest.param("The expected format is \\boxed{18}. I think it's 20 but not sure.", "18",
