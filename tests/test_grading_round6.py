@@ -148,6 +148,12 @@ ROWS = [
     pytest.param("ANSWER: 18 is wrong; 20", "20", id="called-wrong-inside-statement"),
     pytest.param("ANSWER: 20 (just kidding, 18)", "18", id="kidding-inside-statement"),
     pytest.param("ANSWER: 18 per day, 20 on weekends", "18", id="second-value-no-take-back"),
+    pytest.param("ANSWER: 18 – strike that – 20", "20", id="struck-by-words-inside-statement"),
+    pytest.param("ANSWER: 18 (meant 20)", "20", id="meant-inside-statement"),
+    pytest.param("ANSWER: 18 is incorrect; 20", "20", id="called-incorrect-inside-statement"),
+    pytest.param("ANSWER: 18 (typo — 20)", "20", id="typo-dash-inside-statement"),
+    pytest.param("ANSWER: 20 ⇒ 18", "18", id="double-arrow-inside-statement"),
+    pytest.param("ANSWER: 20 — scratch that, -18", "-18", id="take-back-keeps-the-sign"),
     # --- answer slots --------------------------------------------------------------------------
     pytest.param('{"answer": null}', None, id="slot-json-null"),
     pytest.param('{"answer": "cannot be determined"}', None, id="slot-json-words"),

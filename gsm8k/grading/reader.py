@@ -37,18 +37,23 @@ _NEGATED_NUMBER = re.compile(
 _TAKEN_BACK = re.compile(
     r"~~[^~\n]{1,40}~~"
     r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
-    r"(?:[ \t]++(?!(?:actually|no|sorry|wait|is|typo)\b)"
+    r"(?:[ \t]++(?!(?:actually|no|sorry|wait|is|typo|misprint|meant|jk|kidding|my|never)\b)"
     r"[A-Za-z]{2,12}+)?"
-    r"[ \t]*+(?:[,;:—–(-]|\.\.\.|…)?[ \t]*+"
+    r"[ \t\u00a0]*+(?:[,;:—–(-]|\.\.\.|…)?[ \t]*+"
     r"(?:\b(?:actually|no|sorry|I[ \t]+mean[ts]?|wait|make[ \t]+(?:it|that)|correction"
-    r"|scratch[ \t]+that|just[ \t]+kidding|is[ \t]+wrong|typo(?:[ \t,;:]*+should[ \t]+(?:be|read))?"
-    r")\b|→|->)"
-    r"[ \t,;:!.…]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
+    r"|(?:scratch|strike|disregard|ignore)[ \t]+that|never[ \t]*mind|my[ \t]+bad"
+    r"|(?:just[ \t]+)?kidding|jk|I[ \t]+meant|meant|is[ \t]+(?:wrong|incorrect|not[ \t]+right)"
+    r"|should[ \t]+have[ \t]+been"
+    r"|(?:typo|misprint)(?:[ \t,;:—–-]*+should[ \t]+(?:be|read))?"
+    r")\b|→|->|⇒|\\(?:to|rightarrow|Rightarrow)\b)"
+    r"[ \t\u00a0,;:!.…—–]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
 RULED_OUT = "the stated answer only rules a value out (not 18): it states none"
 _TAKEN_BACK_HINTS: tuple[str, ...] = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
-_TAKEN_BACK_HINTS += ("correction", "→", "->", "scratch", "kidding", "wrong", "typo")
+_TAKEN_BACK_HINTS += ("correction", "→", "->", "scratch", "kidding", "wrong", "typo", "strike")
+_TAKEN_BACK_HINTS += ("disregard", "ignore", "mind", "bad", "jk", "meant", "incorrect", "right")
+_TAKEN_BACK_HINTS += ("been", "misprint", "⇒", "\\to")
 """A part of every taking-back word, in lower case: most stated values have none."""
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(
