@@ -49,6 +49,9 @@ MODULES = (
     "refusals",
     "endings",
     "glyphs",
+    "hedges",
+    "closing",
+    "box_values",
 )
 """The grading modules whose patterns are attacked (``gsm8k.grading.<name>``)."""
 ONE_LINE = "ANSWER: 18"

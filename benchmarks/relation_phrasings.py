@@ -152,6 +152,9 @@ HEDGED = Relation(
         slot("{d}, or {a} if rounded"),
         slot("{d}; {a}", BOXED),
         slot("{d} \\text{{ (or }} {a})", BOXED),
+        slot("{d} \\mid {a}", BOXED),
+        slot("{d} \\text{{ through }} {a}", BOXED),
+        slot("{d} \\approx {a}", BOXED),
         mark("\\boxed{{{d}}} or \\boxed{{{a}}}", BOXED),
         mark('"answer": [{d}, {a}]', JSON),
         mark('"answer": {d}, "alternatives": [{a}]', JSON),
@@ -243,6 +246,8 @@ CLOSING_GUESSES = Relation(
         line("The answer cannot be determined."),
         line("I don't know the answer."),
         line("ANSWER: ..."),
+        line("So the total is {d} or {a}."),
+        line("I can't decide between {d} and {a}."),
     ),
 )
 

@@ -200,20 +200,25 @@ def s3_store() -> tuple[Any, str, dict[str, str]]:
     return server, f"s3://{bucket}/family-set", env
 
 
-def main() -> int:
+def run_arguments(argv: list[str] | None = None) -> tuple[int, RecipeResult]:
+    """The command line's recipe: its exit status (0 when the outage stopped the first attempt
+    and every later step passed) and what each step did."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--store", help="log store (default: a temporary folder)")
     parser.add_argument("--s3", action="store_true", help="use an S3 server on 127.0.0.1")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--out", help="folder for family.json and compare.json (default: a temporary one)"
+    )
+    args = parser.parse_args(argv)
     env = {"GSM8K_DATA_DIR": str(FIXTURES / "gsm8k")}
     with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder)
+        out = Path(args.out or folder)
         server = None
         if args.s3:
             server, store, s3_env = s3_store()
             env |= s3_env
         else:
-            store = args.store or str(out / "family-set")
+            store = args.store or str(Path(folder) / "family-set")
         print(f"store: {store}\n")
         try:
             result = run_recipe(store, out, env, echo=True)
@@ -227,7 +232,11 @@ def main() -> int:
     )
     print(f"load average (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     codes = [step.exit_code for step in result.steps]
-    return 0 if codes[1:] == [0, 0, 0] and codes[0] != 0 else 1
+    return (0 if codes[1:] == [0, 0, 0] and codes[0] != 0 else 1), result
+
+
+def main() -> int:
+    return run_arguments()[0]
 
 
 if __name__ == "__main__":

@@ -154,6 +154,21 @@ ROWS = [
     pytest.param("ANSWER: 18 (typo — 20)", "20", id="typo-dash-inside-statement"),
     pytest.param("ANSWER: 20 ⇒ 18", "18", id="double-arrow-inside-statement"),
     pytest.param("ANSWER: 20 — scratch that, -18", "-18", id="take-back-keeps-the-sign"),
+    # --- one box, one value: another value in it, whatever joins them -------------------------
+    pytest.param("\\boxed{18 \\mid 20}", None, id="box-two-values-mid"),
+    pytest.param("\\boxed{18 \\text{ through } 20}", None, id="box-two-values-word"),
+    pytest.param("\\boxed{18 \\text{ bis } 20}", None, id="box-two-values-other-language"),
+    pytest.param("\\boxed{18 \\approx 20}", None, id="box-two-values-approx"),
+    pytest.param("\\boxed{18 \\leq x \\leq 20}", None, id="box-a-range"),
+    pytest.param("\\boxed{18 \\text{ (9 eggs} \\times \\$2)}", "18", id="box-operands-are-working"),
+    pytest.param("\\boxed{18 (= 9 \\cdot 2)}", "18", id="box-equation-after-is-working"),
+    pytest.param("\\boxed{1.8 \\times 10^{1}}", "18", id="box-power-of-ten-is-one-value"),
+    pytest.param("\\boxed{18.\\bar{3}}", "18.33333333333333333333333333", id="box-repeating"),
+    pytest.param(
+        "\\boxed{18 \\text{ dollars } (1800 \\text{ cents})}", "18", id="box-one-value-two-units"
+    ),
+    pytest.param("\\boxed{17.5 \\text{ (} 17 \\tfrac{1}{2})}", "17.5", id="box-mixed-restated"),
+    pytest.param("\\boxed{18 \\text{ m}^2}", "18", id="box-unit-exponent"),
     # --- answer slots --------------------------------------------------------------------------
     pytest.param('{"answer": null}', None, id="slot-json-null"),
     pytest.param('{"answer": "cannot be determined"}', None, id="slot-json-words"),
@@ -174,6 +189,10 @@ ROWS = [
     pytest.param("She has 9 eggs left. Maybe she makes $18.", "18", id="no-mark-after-working"),
     pytest.param("So maybe 9 * 2 = 18.", "18", id="no-mark-hedged-working-is-one-value"),
     pytest.param("Probably 9 * 2. Possibly 18.", "18", id="no-mark-guess-after-working"),
+    pytest.param("She makes $18 or $20.", None, id="no-mark-alternative-word-unhedged"),
+    pytest.param("I can't decide between 18 and 20.", None, id="no-mark-between-two-values"),
+    pytest.param("Around 18 or 20 dollars.", None, id="no-mark-or-with-a-unit-after"),
+    pytest.param("9 eggs times $2, or $18.", "18", id="no-mark-or-after-working"),
     pytest.param("The answer cannot be determined.", None, id="no-mark-says-no-answer"),
     pytest.param("I don't know the answer.", None, id="no-mark-does-not-know"),
     pytest.param(

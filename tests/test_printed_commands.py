@@ -5,8 +5,10 @@ folder and the model's arguments are on the command line, and the program is thi
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -215,14 +217,22 @@ def test_gsm8k_serve_s_printed_command_runs_verbatim_in_a_new_shell(tmp_path: Pa
     from gsm8k.local.bundled import resolve_model_file
     from gsm8k.local.serve import base_url, eval_command, start_server
 
+    # One test question: what is checked is where the line leads, not the model's answers
+    # (each generation is up to 256 tokens of the bundled model, minutes on a busy machine).
+    data = tmp_path / "one-question"
+    data.mkdir()
+    first = (MINI_DATA / "test.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    (data / "test.jsonl").write_text(first + "\n", encoding="utf-8")
+    shutil.copyfile(MINI_DATA / "train.jsonl", data / "train.jsonl")
     server = start_server(resolve_model_file("smollm2"), "smollm2", port=0)
     try:
-        command = eval_command(base_url(server), "smollm2", data_dir=str(MINI_DATA))
+        command = eval_command(base_url(server), "smollm2", data_dir=str(data))
         result = _fresh_shell(command, tmp_path)
     finally:
         del server
     assert result.returncode == 0, result.stderr[-2000:]
     [info] = list_eval_logs(str(tmp_path / "logs"))
-    log = read_eval_log(info, header_only=True)
+    log = read_eval_log(info)
     assert log.status == "success", log.error
-    assert (log.eval.metadata or {})["dataset"] == str(MINI_DATA / "test.jsonl")
+    assert (log.eval.metadata or {})["dataset"] == str(data / "test.jsonl")
+    assert [sample.input_text for sample in log.samples or []] == [json.loads(first)["question"]]

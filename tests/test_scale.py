@@ -9,17 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.scale_recipe import FIXTURES, MODELS, run_recipe
+from benchmarks.scale_recipe import (
+    FIXTURES,
+    MODELS,
+    RecipeResult,
+    run_arguments,
+    run_recipe,
+    s3_store,
+)
 from gsm8k.compare.cli import main as compare_main
 from gsm8k.compare.family import main as family_main
 from gsm8k.compare.runs import read_runs
-from tests.s3_server import s3_bucket  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.slow  # full-size eval sets: minutes each
 
 
-def check_store(store: str, out: Path) -> None:
-    result = run_recipe(store, out, {"GSM8K_DATA_DIR": str(FIXTURES / "gsm8k")})
+def check_store(store: str, result: RecipeResult) -> None:
     interrupted, resumed, family, compare = result.steps
     assert interrupted.exit_code != 0, interrupted.stdout[-2000:]  # the outage stopped the set
     assert "Did not successfully complete all tasks" in interrupted.stdout
@@ -39,8 +44,11 @@ def check_store(store: str, out: Path) -> None:
 
 
 def test_eval_set_on_a_local_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The documented command (docs/scale.md), with a store and report folder kept to read."""
     store = tmp_path / "store"
-    check_store(str(store), tmp_path)
+    code, result = run_arguments(["--store", str(store), "--out", str(tmp_path)])
+    assert code == 0
+    check_store(str(store), result)
     # A selection that matches nothing names what the store holds.
     capsys.readouterr()
     assert compare_main([str(store), "--model", "openai/gpt-4o"]) == 2
@@ -50,8 +58,18 @@ def test_eval_set_on_a_local_folder(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert f"{MODELS[0]}, {MODELS[1]}; datasets gsm-plus-mini, gsm-symbolic-p2, gsm8k" in err
 
 
-def test_eval_set_on_s3(s3_bucket: str, tmp_path: Path) -> None:  # noqa: F811
-    check_store(f"{s3_bucket}/family-set", tmp_path)
+def test_eval_set_on_s3(tmp_path: Path) -> None:
+    """The S3 run of docs/scale.md, on the recipe's own moto server, read before it stops."""
+    server, store, env = s3_store()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            for name, value in env.items():
+                patch.setenv(name, value)
+            patch.delenv("AWS_PROFILE", raising=False)
+            result = run_recipe(store, tmp_path, {"GSM8K_DATA_DIR": str(FIXTURES / "gsm8k")} | env)
+            check_store(store, result)
+    finally:
+        server.stop()
 
 
 def test_reports_name_a_location_they_cannot_read(

@@ -56,7 +56,7 @@ _JOINERS = frozenset(
     (
         "or", "maybe", "perhaps", "possibly", "probably", "alternatively", "otherwise", "though",
         "either", "could", "might", "be", "it", "its", "it's", "is", "else", "say", "i'd",
-        "guess", "my", "best", "not", "sure", "even",
+        "guess", "my", "best", "not", "sure", "even", "vs", "versus",
     )
 )  # fmt: skip
 _GAP_WORD = re.compile(r"[^\W\d_]+(?:['’][a-z]+)?")
@@ -76,6 +76,10 @@ _CURRENCY_BEFORE = re.compile(r"[$£€¥₹][ \t]?\Z")
 _CURRENCY = re.compile(r"[$£€¥₹]")
 _WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})\b")
 _NOT_UNITS = _JOINERS | {"and", "but", "in", "a", "an", "the", "then", "so"}
+# Words that offer an alternative value by themselves, hedged or not (`She makes $18 or $20.`).
+_ALTERNATIVE_WORDS = frozenset(("or", "either", "vs", "versus"))
+_ALTERNATIVE_HINT = re.compile(r"\b(?:or|either|vs|versus|between)\b", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween[ \t]+[$£€¥₹]?\Z", re.IGNORECASE)
 _BARE_WORDS = 5
 """Most words of a bare guess besides its hedge words (`My best guess: 18.`, `Could be 20
 though.`)."""
@@ -93,12 +97,13 @@ def two_guesses(reader: Reader) -> bool:
         return False
     last_start, last_end = sentences[-1]
     last = text[last_start:last_end]
-    if _STRONG.search(last) is None:
+    strong = _STRONG.search(last) is not None
+    if not strong and not _ALTERNATIVE_HINT.search(last):
         return False
     values = _values(reader, last_start, last_end)
-    if _alternatives_in_one(text, values):
+    if _alternatives_in_one(text, values, offered=not strong):
         return True
-    if len(sentences) < 2 or not _bare_guess(reader, last_start, last_end):
+    if not strong or len(sentences) < 2 or not _bare_guess(reader, last_start, last_end):
         return False
     before_start, before_end = sentences[-2]
     between = text[before_end:last_start]
@@ -145,9 +150,11 @@ def _values(reader: Reader, start: int, end: int) -> list[Value]:
     return found
 
 
-def _alternatives_in_one(text: str, values: list[Value]) -> bool:
+def _alternatives_in_one(text: str, values: list[Value], offered: bool = False) -> bool:
     """Two values side by side in one sentence, the second offered as an alternative to the
-    first: nothing between them but alternative and hedge words (and the first one's unit)."""
+    first: nothing between them but alternative and hedge words (and the first one's unit).
+    With ``offered`` (a sentence no strong hedge word hedges) a word that offers an alternative
+    must stand between them (`She makes $18 or $20.`, `between 18 and 20`)."""
     for first, second in pairwise(values):
         if same_number(first[0], second[0]) or _operand(text, first) or _operand(text, second):
             continue
@@ -155,8 +162,12 @@ def _alternatives_in_one(text: str, values: list[Value]) -> bool:
         if _GAP_OTHER.search(gap):
             continue
         words = [w.lower() for w in _GAP_WORD.findall(gap)]
+        if words == ["and"] and _BETWEEN.search(text, max(0, first[1] - 12), first[1]):
+            words = ["or"]  # `between 18 and 20`: a range of candidates
         if words and words[0] not in _JOINERS:
             words = words[1:]  # the first value's unit (`18 dollars, or maybe 20`)
+        if offered and not _ALTERNATIVE_WORDS.intersection(words):
+            continue
         if words and all(w in _JOINERS for w in words) and not _one_quantity(text, first, second):
             return True
     return False

@@ -12,6 +12,7 @@ import re
 from decimal import Decimal
 from functools import cached_property
 
+from gsm8k.grading.box_values import offers_two_values
 from gsm8k.grading.numbers import (
     NUMBER_PATTERN,
     number_from_match,
@@ -247,6 +248,16 @@ class Reader:
         if any(hint in folded for hint in _TAKEN_BACK_HINTS):
             stated = _TAKEN_BACK.sub(" ", stated)
         return stated
+
+    def box_offers_two_values(self, content: str, value: Decimal) -> bool:
+        """Whether a box whose value is ``value`` holds another value offered beside it."""
+        stated = self._stated(content)
+        first = self._first_number(stated) if stated is not None else None
+        if stated is None or first is None:
+            return False
+        mixed = self.mixed_at(first, stated)
+        end = first.end() if mixed is None else mixed[1]
+        return offers_two_values(stated, value, end, self.value_at)
 
     def _first_number(self, stated: str) -> re.Match[str] | None:
         # The plain pattern: where a value starts does not depend on the text's dot convention,

@@ -54,12 +54,13 @@ _BOUND_BEFORE = re.compile(
 # Two values offered as alternatives or side by side: `18 or 20`, `18 dollars or 20 dollars`,
 # `18–20`, `18 to 20`, `18 and 20`, `18, 20`, `18; 20`, `18 20`, `18 \\text{ or } 20`, `18 \\text{
 # (or } 20)`, `18, perhaps 20`, `18 or maybe 20`, `20 (…) / 18 (…)`, `18 vs 20`, `18~20`,
-# `18 | 20`, `18 ± 2`, `18 (20?)`, the `or` of other languages (`18 oder 20`). The unit word is
-# a word of its own: `$168 for 2 weeks` is not `$168 f` or `2`.
+# `18 | 20`, `18 ± 2`, `18 (±2)`, `18 +/- 2`, `18 & 20`, `18 ∨ 20`, `18—20`, `18 (20?)`, the `or`
+# of other languages (`18 oder 20`). The unit word is a word of its own: `$168 for 2 weeks` is
+# not `$168 f` or `2`.
 _ALTERNATIVE = re.compile(
     r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?"
     r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или)|and|to)[ \t]+"
-    r"|[–;~|±][ \t]*"
+    r"|\(?[ \t]*(?:[–—;~∼|±&∨]|\+/-|\\pm\b)[ \t]*"
     r"|\(?[ \t]*或者?[ \t]*|,[ \t]+|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
     r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"

@@ -294,6 +294,8 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
         # `\\boxed{vingt pour cent}`, `\\boxed{?}`, `\\boxed{x - 14}`: the final boxed answer is
         # not a number, and a number from the working before it is not what the model delivered.
         return NoAnswer(reader.refusal(content) or NOT_A_NUMBER_BOXED)
+    if reader.box_offers_two_values(content, value):
+        return NoAnswer(HEDGED)  # `\\boxed{18 \\mid 20}`: one box, two values offered
     return value, f"\\boxed{{{content}}}"
 
 
