@@ -195,6 +195,19 @@ ROWS = [
     pytest.param("9 eggs times $2, or $18.", "18", id="no-mark-or-after-working"),
     pytest.param("The answer cannot be determined.", None, id="no-mark-says-no-answer"),
     pytest.param("I don't know the answer.", None, id="no-mark-does-not-know"),
+    pytest.param("It is impossible to determine the answer.", None, id="no-mark-impossible"),
+    pytest.param("The question cannot be answered.", None, id="no-mark-question-unanswerable"),
+    pytest.param("There is not enough information.", None, id="no-mark-not-enough-information"),
+    pytest.param("The answer cannot be\ndetermined.", None, id="no-mark-wrapped-sentence"),
+    pytest.param("Die Antwort kann nicht bestimmt werden.", None, id="no-mark-other-language"),
+    pytest.param("The final answer is: ", None, id="no-mark-empty-answer-phrase"),
+    pytest.param("The final answer is [number].", None, id="no-mark-placeholder-slot"),
+    pytest.param(
+        "She makes 18. Let me know if anything is unclear.", "18", id="no-mark-courtesy-is-no-doubt"
+    ),
+    pytest.param(
+        "So 18. Any other answer is impossible.", "18", id="no-mark-other-answer-ruled-out"
+    ),
     pytest.param(
         "She makes 18. I could be wrong about the answer.", "18", id="no-mark-doubt-is-not-none"
     ),

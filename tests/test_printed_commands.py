@@ -235,4 +235,4 @@ def test_gsm8k_serve_s_printed_command_runs_verbatim_in_a_new_shell(tmp_path: Pa
     log = read_eval_log(info)
     assert log.status == "success", log.error
     assert (log.eval.metadata or {})["dataset"] == str(data / "test.jsonl")
-    assert [sample.input_text for sample in log.samples or []] == [json.loads(first)["question"]]
+    assert [sample.input for sample in log.samples or []] == [json.loads(first)["question"]]

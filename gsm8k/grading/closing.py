@@ -6,6 +6,7 @@ working's last number (docs/grading.md, "The delivered answer")."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
@@ -16,7 +17,8 @@ from gsm8k.grading.rules import EMPTY_SLOT, NoAnswer
 # the answer`, `I'm unable to answer`, `(no answer)`, `there is not enough information to
 # determine the answer`. It opens the sentence, so that an aside about something else (`Any
 # other answer is impossible.`, `No answer key is available.`, `not enough information to
-# answer how much she makes per week`) is not read as one.
+# answer how much she makes per week`) is not read as one. An answer phrase whose slot is empty
+# or a placeholder (`The final answer is:`, `the answer is [number].`, `$\\_\\_$`) says so too.
 _NO_ANSWER = re.compile(
     r"[\s*_(>\[-]*(?:(?:so|therefore|thus|hence|unfortunately|sorry|final[ \t]+answer)[ \t,:]+)?"
     r"(?:(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]+(?:is|would[ \t]+be|remains)[ \t]+(?:(?:still"
@@ -31,12 +33,41 @@ _NO_ANSWER = re.compile(
     r"|I['’]m[ \t]+unable[ \t]+to[ \t]+answer"
     r"|(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*(?:is|:)[ \t:*_]*(?:not[ \t]+enough[ \t]+"
     r"information|insufficient[ \t]+information|(?:cannot|can['’]?t)[ \t]+be[ \t]+determined"
-    r"|unknown|undetermined|indeterminate|not[ \t]+determinable|none|n/a|[?？…_.-]+)[ \t*_]*[.!]?"
+    r"|unknown|undetermined|indeterminate|not[ \t]+determinable|none|n/a|[?？…_.-]+"
+    r"|\[[^\]\d\n]{0,40}\]|\$?(?:\\?_[ \t]*){2,}\$?|(?=[ \t*_]*[.!]?[\s*_)\]]*\Z))[ \t*_]*[.!]?"
     r"[\s*_)\]]*\Z"
     r"|no[ \t]+answer[\s*_.!)\]]*\Z"
     r"|there[ \t]+is[ \t]+(?:not[ \t]+enough|insufficient)[ \t]+information[ \t]+to[ \t]+"
     r"(?:determine|find|give|compute|calculate)[ \t]+(?:the|an)[ \t]+(?:final[ \t]+)?answer"
     r"[ \t]*[.!]?[\s*_)\]]*\Z)",
+    re.IGNORECASE,
+)
+# The same statement in any words: a short sentence that names what is missing (the answer, the
+# question, the information), negates that it can be had, and ends on it (`It is impossible to
+# determine the answer.`, `The question cannot be answered.`, `There is not enough
+# information.`, `The answer is unclear.`). Ending on it keeps asides out: `… not enough
+# information to answer how much she makes per week` ends on another quantity, `Let me know if
+# anything is unclear` names no answer.
+_MISSING = re.compile(r"\b(?:answers?|answered|question|information|solution)\b", re.IGNORECASE)
+_NEGATION = re.compile(
+    r"\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]t|unable|impossible|not\s+able"
+    r"|not\s+enough|insufficient|unclear|isn['’]t|is\s+not|undetermined|unknown|indeterminate"
+    r"|undefined|no\s+way)\b",
+    re.IGNORECASE,
+)
+_ENDS_ON_IT = re.compile(
+    r"\b(?:answer(?:ed)?|determined|determinable|found|known|information|unclear|unknown"
+    r"|undetermined|indeterminate|computed|calculated|given|solved)[\s*_.!)\]]*\Z",
+    re.IGNORECASE,
+)
+_MOST_WORDS = 12
+# The statement in the other languages of MGSM's questions that models answer in.
+_OTHER_LANGUAGES = re.compile(
+    r"[\s*_(]*(?:la[ \t]+respuesta[ \t]+no[ \t]+se[ \t]+puede[ \t]+determinar"
+    r"|die[ \t]+antwort[ \t]+kann[ \t]+nicht[ \t]+bestimmt[ \t]+werden"
+    r"|la[ \t]+réponse[ \t]+ne[ \t]+peut[ \t]+pas[ \t]+être[ \t]+déterminée"
+    r"|ответ[ \t]+(?:не[ \t]+может[ \t]+быть[ \t]+определ[её]н|невозможно[ \t]+определить)"
+    r"|答案无法确定|答案無法確定|答えは(?:決定|特定)できません)",
     re.IGNORECASE,
 )
 _LOOK = 300
@@ -57,4 +88,23 @@ def closing_says_none(text: str) -> bool:
     if not any(char.isalpha() for char in rest):
         return False
     starts = [0] + [end.end() for end in SENTENCE_END.finditer(rest)]
-    return any(_NO_ANSWER.match(rest, start) for start in starts)
+    if any(
+        _NO_ANSWER.match(rest, start) or _OTHER_LANGUAGES.match(rest, start) for start in starts
+    ):
+        return True
+    # A sentence wrapped over lines is one sentence here.
+    flat = rest.replace("\n", " ")
+    ends = [0] + [end.end() for end in _FLAT_SENTENCE_END.finditer(flat)] + [len(flat)]
+    return any(_says_missing(flat[start:end]) for start, end in pairwise(ends))
+
+
+_FLAT_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]")
+
+
+def _says_missing(sentence: str) -> bool:
+    return (
+        len(sentence.split()) <= _MOST_WORDS
+        and _MISSING.search(sentence) is not None
+        and _NEGATION.search(sentence) is not None
+        and _ENDS_ON_IT.search(sentence) is not None
+    )
