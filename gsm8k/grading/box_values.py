@@ -73,6 +73,8 @@ def _with_units(content: str, read_end: int, found: re.Match[str]) -> bool:
     if first is None and CURRENCY_SIGN.search(content[:read_end]):
         first = "$"
     second = _unit_at(content, found.end())
+    if second is None and CURRENCY_SIGN.search(content, max(0, found.start() - 2), found.end()):
+        second = "$"  # `90 \\text{ cents} (\\$0.90)`
     return first is not None and second is not None and first != second
 
 
