@@ -193,6 +193,16 @@ ROWS = [
     pytest.param("I can't decide between 18 and 20.", None, id="no-mark-between-two-values"),
     pytest.param("Around 18 or 20 dollars.", None, id="no-mark-or-with-a-unit-after"),
     pytest.param("9 eggs times $2, or $18.", "18", id="no-mark-or-after-working"),
+    pytest.param("Vielleicht 18, vielleicht 20.", None, id="no-mark-hedge-in-german"),
+    pytest.param("Tal vez 18 o 20.", None, id="no-mark-hedge-in-spanish"),
+    pytest.param("大概18，或者20。", None, id="no-mark-hedge-in-chinese"),
+    pytest.param("I'd say 18, m\u0430ybe 20.", None, id="no-mark-hedge-with-a-cyrillic-letter"),
+    pytest.param(
+        "\uff30\uff52\uff4f\uff42\uff41\uff42\uff4c\uff59 18. "
+        "\uff30\uff4f\uff53\uff53\uff49\uff42\uff4c\uff59 20.",
+        None,
+        id="no-mark-hedge-in-full-width-letters",
+    ),
     pytest.param("The answer cannot be determined.", None, id="no-mark-says-no-answer"),
     pytest.param("I don't know the answer.", None, id="no-mark-does-not-know"),
     pytest.param("It is impossible to determine the answer.", None, id="no-mark-impossible"),

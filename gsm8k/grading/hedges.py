@@ -61,12 +61,37 @@ _JOINERS = frozenset(
 )  # fmt: skip
 _GAP_WORD = re.compile(r"[^\W\d_]+(?:['’][a-z]+)?")
 _GAP_OTHER = re.compile(r"[\d=+*/×÷^<>]")
+# The strong hedges of the languages of MGSM's questions that models answer in (German, French,
+# Spanish, Italian, Portuguese, Russian; Chinese ones are matched without word boundaries).
+_STRONG_ELSEWHERE = (
+    r"|vielleicht|wahrscheinlich|peut[- ]être|probablement|quizás?|tal[ \t]+vez|probablemente"
+    r"|forse|probabilmente|talvez|возможно|наверное"
+)
+_ELSEWHERE_JOINERS = (
+    "vielleicht", "wahrscheinlich", "peut", "être", "probablement", "quizás", "quiza", "quizá",
+    "tal", "vez", "probablemente", "forse", "probabilmente", "talvez", "возможно", "наверное",
+    "oder", "ou", "o", "или", "也许", "也许是", "或许", "大概", "可能", "或者", "或",
+)  # fmt: skip
+# Letters of other scripts drawn like Latin ones, and full-width forms: a hedge word written
+# with them (`mаybe` with a Cyrillic `а`, `Ｐｒｏｂａｂｌｙ`) is the same word. One character
+# for one, so positions in the text stay; full-width digits are left as the rules read them.
+_FULL_WIDTH = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F) if not 0xFF10 <= c <= 0xFF19}
+_LOOKALIKES = str.maketrans(
+    _FULL_WIDTH
+    | dict(
+        zip(
+            "аеорсухіјԁһѕАВЕКМНОРСТХΑΒΕΖΗΙΚΜΝΟΡΤΥΧοι",
+            "aeopcyxijdhsABEKMHOPCTXABEZHIKMNOPTYXoi",
+            strict=True,
+        )
+    )
+)
 # A strong hedge: not `would`, `could` or `might` alone (a conditional working step), except
 # `could be` and `might be` offering a value.
 _STRONG = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|I[ \t]+(?:think|believe|guess)|I['’]d[ \t]+(?:say|guess)"
     r"|(?:my|best)[ \t]+guess|not[ \t]+(?:sure|certain)|unsure|alternatively|either"
-    r"|(?:could|might)[ \t]+be)\b",
+    r"|(?:could|might)[ \t]+be" + _STRONG_ELSEWHERE + r")\b|也许|或许|大概|可能",
     re.IGNORECASE,
 )
 _OPERAND = re.compile(r"(?:\b(?:times|plus|minus|by|of|not)|n['’]t|[×*+÷/=-])[ \t$]*\Z", re.I)
@@ -75,10 +100,15 @@ _WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
 _CURRENCY_BEFORE = re.compile(r"[$£€¥₹][ \t]?\Z")
 _CURRENCY = re.compile(r"[$£€¥₹]")
 _WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})\b")
+_JOINERS = _JOINERS | frozenset(_ELSEWHERE_JOINERS)
 _NOT_UNITS = _JOINERS | {"and", "but", "in", "a", "an", "the", "then", "so"}
 # Words that offer an alternative value by themselves, hedged or not (`She makes $18 or $20.`).
-_ALTERNATIVE_WORDS = frozenset(("or", "either", "vs", "versus"))
-_ALTERNATIVE_HINT = re.compile(r"\b(?:or|either|vs|versus|between)\b", re.IGNORECASE)
+_ALTERNATIVE_WORDS = frozenset(
+    ("or", "either", "vs", "versus", "oder", "ou", "o", "или", "或者", "或")
+)
+_ALTERNATIVE_HINT = re.compile(
+    r"\b(?:or|either|vs|versus|between|oder|ou|o|или)\b|或", re.IGNORECASE
+)
 _BETWEEN = re.compile(r"\bbetween[ \t]+[$£€¥₹]?\Z", re.IGNORECASE)
 _BARE_WORDS = 5
 """Most words of a bare guess besides its hedge words (`My best guess: 18.`, `Could be 20
@@ -90,7 +120,9 @@ _LOOK = 400
 
 def two_guesses(reader: Reader) -> bool:
     """Whether the text's closing sentences, read with no answer mark, offer two candidates."""
-    text = reader.text
+    text = reader.text.translate(_LOOKALIKES)
+    if text != reader.text:
+        reader = reader.with_text(text)
     start = max(0, len(text) - _LOOK)
     sentences = [s for s in _sentences(text, start) if any(c.isdigit() for c in text[s[0] : s[1]])]
     if not sentences:
