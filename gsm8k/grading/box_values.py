@@ -30,12 +30,12 @@ _OPERATOR = r"(?:[-+*/×÷=·⋅∗−]|\\(?:times|cdot|div)(?![A-Za-z]))"
 _OPERATOR_BEFORE = re.compile(_OPERATOR + r"[ \t]*(?:\\[$£€¥₹]|[$£€¥₹(])?[ \t]*\Z")
 # An operand may carry its unit before the operator: `(9 \\text{ eggs} \\times \\$2)`.
 _OPERATOR_AFTER = re.compile(
-    r"[ \t)]*(?:\\?%|[ \t]*(?:\\(?:text|mathrm|mbox)\{)?[ \t]*[A-Za-z]{1,12}[ \t]*\}?)?[ \t)]*"
+    r"[ \t)]*+(?:\\?%|(?:\\(?:text|mathrm|mbox)\{)?[ \t]*+[A-Za-z]{1,12}+[ \t]*+\}?)?[ \t)]*+"
     + _OPERATOR
 )
 # A unit or a percent sign right after a value: what tells one quantity written in two units.
 _UNIT_AFTER = re.compile(
-    r"[ \t]*(?:\\(?:text|mathrm|mbox)\{[ \t]*)?(?P<unit>\\?%|[A-Za-z¢]{1,12}(?![A-Za-z]))"
+    r"[ \t]*+(?:\\(?:text|mathrm|mbox)\{[ \t]*+)?(?P<unit>\\?%|[A-Za-z¢]{1,12}(?![A-Za-z]))"
 )
 
 
