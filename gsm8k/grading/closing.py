@@ -43,16 +43,29 @@ _NO_ANSWER = re.compile(
     re.IGNORECASE,
 )
 # The same statement in any words: a short sentence that names what is missing (the answer, the
-# question, the information), negates that it can be had, and ends on it (`It is impossible to
+# question, the information), says that it cannot be had, and ends on it (`It is impossible to
 # determine the answer.`, `The question cannot be answered.`, `There is not enough
 # information.`, `The answer is unclear.`). Ending on it keeps asides out: `… not enough
 # information to answer how much she makes per week` ends on another quantity, `Let me know if
 # anything is unclear` names no answer.
 _MISSING = re.compile(r"\b(?:answers?|answered|question|information|solution)\b", re.IGNORECASE)
-_NEGATION = re.compile(
-    r"\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]t|unable|impossible|not\s+able"
-    r"|not\s+enough|insufficient|unclear|isn['’]t|is\s+not|undetermined|unknown|indeterminate"
-    r"|undefined|no\s+way)\b",
+# What says it cannot be had: a negated verb of finding it (`cannot be determined`, `unable to
+# answer`), too little information, or a predicate of not being known (`is unclear`). A doubt
+# (`I can't be sure this is the answer`) negates no such verb.
+_CANNOT_HAVE = re.compile(
+    r"\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]t|unable\s+to|impossible\s+to"
+    r"|not\s+able\s+to|no\s+way\s+to)\s+(?:be\s+)?(?:determined?|found|find|known?|answer(?:ed)?"
+    r"|computed?|calculated?|solved?|given|give)\b"
+    r"|\b(?:not\s+enough|insufficient)\s+(?:information|data|info)\b"
+    r"|\b(?:is|remains|isn['’]t)\s+(?:(?:still|therefore|thus)\s+)?(?:unclear|unknown|undetermined"
+    r"|indeterminate|undefined|undeterminable|not\s+(?:clear|known|determinable))\b"
+    r"|\bisn['’]t\s+(?:clear|known|determinable)\b",
+    re.IGNORECASE,
+)
+# A sentence that asks, offers or apologizes states nothing (`Let me know if any part of the
+# question is unclear.`, `Sorry if the question was unclear.`).
+_NOT_A_STATEMENT = re.compile(
+    r"[\s*_(]*(?:if|let|please|feel|sorry|I\s+hope|hope|in\s+case|unless|should|when|whether)\b",
     re.IGNORECASE,
 )
 _ENDS_ON_IT = re.compile(
@@ -104,7 +117,8 @@ _FLAT_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]")
 def _says_missing(sentence: str) -> bool:
     return (
         len(sentence.split()) <= _MOST_WORDS
+        and _NOT_A_STATEMENT.match(sentence) is None
         and _MISSING.search(sentence) is not None
-        and _NEGATION.search(sentence) is not None
+        and _CANNOT_HAVE.search(sentence) is not None
         and _ENDS_ON_IT.search(sentence) is not None
     )

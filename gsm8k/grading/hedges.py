@@ -100,6 +100,7 @@ _WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
 _CURRENCY_BEFORE = re.compile(r"[$£€¥₹][ \t]?\Z")
 _CURRENCY = re.compile(r"[$£€¥₹]")
 _WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})\b")
+_PER_AFTER = re.compile(r"[ \t]*+(?:a|per|each)[ \t]++([A-Za-z]{2,12})\b", re.IGNORECASE)
 _JOINERS = _JOINERS | frozenset(_ELSEWHERE_JOINERS)
 _NOT_UNITS = _JOINERS | {"and", "but", "in", "a", "an", "the", "then", "so"}
 # Words that offer an alternative value by themselves, hedged or not (`She makes $18 or $20.`).
@@ -187,7 +188,9 @@ def _alternatives_in_one(text: str, values: list[Value], offered: bool = False) 
     first: nothing between them but alternative and hedge words (and the first one's unit).
     With ``offered`` (a sentence no strong hedge word hedges) a word that offers an alternative
     must stand between them (`She makes $18 or $20.`, `between 18 and 20`)."""
-    for first, second in pairwise(values):
+    # Unhedged, only the value the sentence closes on is its statement (`In 1 or 2 days she
+    # makes $18.` states 18).
+    for first, second in pairwise(values[-2:] if offered else values):
         if same_number(first[0], second[0]) or _operand(text, first) or _operand(text, second):
             continue
         gap = text[first[2] : second[1]]
@@ -224,7 +227,8 @@ def _unit(text: str, value: Value) -> str:
     if _CURRENCY_BEFORE.search(text, max(0, value[1] - 2), value[1]) or _CURRENCY.search(
         text, value[1], value[2]
     ):
-        return "$"
+        rate = _PER_AFTER.match(text, value[2])
+        return "$" if rate is None else f"$ per {rate.group(1).lower()}"  # `$126 per week`
     word = _WORD_AFTER.match(text, value[2])
     if word is None or word.group(1).lower() in _NOT_UNITS:
         return ""

@@ -67,6 +67,10 @@ _ALTERNATIVE = re.compile(
     r"(?:(?:or|perhaps|maybe|possibly|probably|else|even)[ \t,]++)?"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
+# Joiners that also open an explanation (`18 — 9 eggs at $2 each`, `18 & 9 eggs are sold`): the
+# value after them is a candidate only when it closes the statement, alone or with a unit.
+_CLOSING_ONLY = re.compile(r"[—&∼~±]")
+_CLOSES = re.compile(r"[ \t]*+(?:[A-Za-z]{1,12}[ \t]*+)?[\s.!?)*_}$]*\Z")
 _WORD_AFTER = re.compile(r"[A-Za-z]{3,12}(?![A-Za-z])")
 _UNIT_AFTER = re.compile(r"[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*)?(?P<unit>[A-Za-z]{2,12}|¢)")
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
@@ -102,6 +106,11 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
         other_word = _WORD_AFTER.match(stated, alternative.end())
         if other_word is not None and number_in_words(other_word.group(0)) is not None:
             return HEDGED  # `18 or twenty`: the other value in words
+    if second is not None and alternative is not None and _CLOSING_ONLY.search(alternative[0]):
+        if not _CLOSES.match(stated, second.end()):
+            return None  # `18 — 9 eggs at $2 each`: an explanation after a dash, not a candidate
+        if "±" in alternative[0] and number_from_match(second) == 0:
+            return None  # `18 (±0)`
     if second is not None and alternative is not None:
         one, other = number_from_match(first), number_from_match(second)
         if (
