@@ -169,6 +169,20 @@ ROWS = [
     ),
     pytest.param("\\boxed{17.5 \\text{ (} 17 \\tfrac{1}{2})}", "17.5", id="box-mixed-restated"),
     pytest.param("\\boxed{18 \\text{ m}^2}", "18", id="box-unit-exponent"),
+    pytest.param("\\boxed{18 \\text{ (for 9 eggs)}}", "18", id="box-note-of-another-quantity"),
+    pytest.param(
+        "\\boxed{18 \\text{ dollars per 24 hours}}", "18", id="box-number-inside-the-unit"
+    ),
+    pytest.param("\\boxed{\\$18 \\text{ (9 eggs at \\$2)}}", "18", id="box-note-with-a-rate"),
+    pytest.param(
+        "\\boxed{\\$18 \\text{ per day, } \\$126 \\text{ per week}}", "18", id="box-two-rates"
+    ),
+    pytest.param("\\boxed{18-20}", None, id="box-range-dash"),
+    pytest.param("\\boxed{18 \\text{ dollars} / 20 \\text{ dollars}}", None, id="box-slash-choice"),
+    pytest.param("\\boxed{\\$18 \\text{ or } \\$20}", None, id="box-same-unit-alternative"),
+    pytest.param("The answer is 18 — 9 eggs at $2 each.", "18", id="dash-then-explanation"),
+    pytest.param("The answer is 18 — 20.", None, id="dash-then-a-closing-value"),
+    pytest.param("The answer is $18 (±$0).", "18", id="plus-minus-zero-is-no-alternative"),
     # --- answer slots --------------------------------------------------------------------------
     pytest.param('{"answer": null}', None, id="slot-json-null"),
     pytest.param('{"answer": "cannot be determined"}', None, id="slot-json-words"),
@@ -190,6 +204,9 @@ ROWS = [
     pytest.param("So maybe 9 * 2 = 18.", "18", id="no-mark-hedged-working-is-one-value"),
     pytest.param("Probably 9 * 2. Possibly 18.", "18", id="no-mark-guess-after-working"),
     pytest.param("She makes $18 or $20.", None, id="no-mark-alternative-word-unhedged"),
+    pytest.param(
+        "In 1 or 2 days she makes $18 per day.", "18", id="no-mark-or-earlier-not-closing"
+    ),
     pytest.param("I can't decide between 18 and 20.", None, id="no-mark-between-two-values"),
     pytest.param("Around 18 or 20 dollars.", None, id="no-mark-or-with-a-unit-after"),
     pytest.param("9 eggs times $2, or $18.", "18", id="no-mark-or-after-working"),
@@ -214,6 +231,19 @@ ROWS = [
     pytest.param("The final answer is [number].", None, id="no-mark-placeholder-slot"),
     pytest.param(
         "She makes 18. Let me know if anything is unclear.", "18", id="no-mark-courtesy-is-no-doubt"
+    ),
+    pytest.param(
+        "She makes 18. Let me know if any part of the question is unclear.",
+        "18",
+        id="no-mark-courtesy-naming-the-question",
+    ),
+    pytest.param(
+        "She makes 18. I can't be more certain about the answer.", "18", id="no-mark-a-doubt-states"
+    ),
+    pytest.param(
+        "She makes 18. The answer is not affected by the muffin information.",
+        "18",
+        id="no-mark-an-aside-about-the-answer",
     ),
     pytest.param(
         "So 18. Any other answer is impossible.", "18", id="no-mark-other-answer-ruled-out"
