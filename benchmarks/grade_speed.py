@@ -10,6 +10,8 @@
    so no loop cuts the work short) before a final answer.
    Reported as megabytes of text per CPU second, the figure that stays meaningful on a loaded
    machine (the goal is at least 4).
+3. Degenerate floods of 200 kB a model may write (a number repeated 100,000 times, on one line
+   or many, after an unclosed box, as alternatives): CPU seconds each (the goal is under 0.5).
 """
 
 from __future__ import annotations
@@ -109,9 +111,31 @@ def long_speed() -> None:
         )
 
 
+FLOOD_CHARS = 200_000
+WORKING = "Janet has 16 - 3 - 4 = 9 eggs left, and 9 * 2 = 18.\n"
+FLOODS = {
+    "a number repeated on one line": ("", "1 "),
+    "a number repeated, a line each": ("", "1 \n"),
+    "after an unclosed box": ("\\boxed{18 ", "1 "),
+    "signed numbers after an unclosed box": ("\\boxed{18 ", "+1 "),
+    "fractions after an unclosed box": ("\\boxed{18 ", "\\frac{1}{2} "),
+    "hedged alternatives": ("Maybe ", "18 or "),
+}
+"""Flood name → what opens it once, and the piece repeated."""
+
+
+def flood_speed() -> None:
+    for name, (head, piece) in FLOODS.items():
+        text = WORKING + head + piece * (FLOOD_CHARS // len(piece))
+        started = time.process_time()
+        extract_and_compare(text, "18")
+        print(f"flood, {name} ({len(text) // 1000} kB): {time.process_time() - started:.2f} CPU-s")
+
+
 def main(count: int) -> int:
     cli_speed(count)
     long_speed()
+    flood_speed()
     return 0
 
 

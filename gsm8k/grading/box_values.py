@@ -31,6 +31,14 @@ _OPERATOR = r"(?:[-+*/×÷=·⋅∗−]|\\(?:times|cdot|div)(?![A-Za-z]))"
 _OPERATOR_BEFORE = re.compile(
     r"(?:" + _OPERATOR + r"|\b(?:at|for|of|per|times|by|in)\b)[ \t]*(?:\\[$£€¥₹]|[$£€¥₹(])?[ \t]*\Z"
 )
+# A label or a rank names something else, never a value of the answer's quantity: `Grade 3`,
+# `on day 1`, `(choice 2)`, `(step 2)`, `(to the nearest 1)`, `No. 4`, `#2`, `2nd`.
+_LABEL_BEFORE = re.compile(
+    r"(?:\b(?:day|week|month|year|grade|part|step|choice|option|question|problem|page|chapter"
+    r"|level|round|case|scenario|stage|phase|item|nearest|number|no\.?)|#)[ \t]*+\Z",
+    re.IGNORECASE,
+)
+_RANK_AFTER = re.compile(r"(?:st|nd|rd|th)(?![A-Za-z])")
 # An operand may carry its unit before the operator: `(9 \\text{ eggs} \\times \\$2)`.
 _OPERATOR_AFTER = re.compile(
     r"[ \t)]*+(?:\\?%|(?:\\(?:text|mathrm|mbox)\{)?[ \t]*+[A-Za-z]{1,12}+[ \t]*+\}?)?[ \t)]*+"
@@ -82,7 +90,7 @@ def offers_two_values(
             continue
         if _RANGE.match(blanked[read_end : found.start()]):
             return True  # `18-20`, `18 \\text{ dollars} / 20`: a range or a choice
-        if _operand(blanked, found):
+        if _operand(blanked, found) or _label(blanked, found):
             continue
         other_unit = _unit_of(content, found.start(), found.end())
         if other_unit is None or other_unit == first_unit:
@@ -93,6 +101,11 @@ def offers_two_values(
 def _operand(text: str, match: re.Match[str]) -> bool:
     before = text[max(0, match.start() - 16) : match.start()]
     return bool(_OPERATOR_BEFORE.search(before) or _OPERATOR_AFTER.match(text, match.end()))
+
+
+def _label(text: str, match: re.Match[str]) -> bool:
+    before = text[max(0, match.start() - 12) : match.start()]
+    return bool(_LABEL_BEFORE.search(before) or _RANK_AFTER.match(text, match.end()))
 
 
 def _unit_of(content: str, start: int, end: int) -> str | None:

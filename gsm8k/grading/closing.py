@@ -9,8 +9,10 @@ import re
 from itertools import pairwise
 
 from gsm8k.grading.fallback import find_last_number
+from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.rules import EMPTY_SLOT, NoAnswer
+from gsm8k.grading.words import SMALL_NUMBER_WORDS
 
 # A sentence that says the answer is not there, with the answer (or the asker's question) as
 # what is missing: `the answer is unknown`, `the answer cannot be determined`, `I don't know
@@ -19,6 +21,7 @@ from gsm8k.grading.rules import EMPTY_SLOT, NoAnswer
 # other answer is impossible.`, `No answer key is available.`, `not enough information to
 # answer how much she makes per week`) is not read as one. An answer phrase whose slot is empty
 # or a placeholder (`The final answer is:`, `the answer is [number].`, `$\\_\\_$`) says so too.
+_NUMBER_WORD = "|".join((*SMALL_NUMBER_WORDS, "hundred", "thousand", "million", "billion", "a"))
 _NO_ANSWER = re.compile(
     r"[\s*_(>\[-]*(?:(?:so|therefore|thus|hence|unfortunately|sorry|final[ \t]+answer)[ \t,:]+)?"
     r"(?:(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]+(?:is|would[ \t]+be|remains)[ \t]+(?:(?:still"
@@ -34,9 +37,16 @@ _NO_ANSWER = re.compile(
     r"|(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*(?:is|:)[ \t:*_]*(?:not[ \t]+enough[ \t]+"
     r"information|insufficient[ \t]+information|(?:cannot|can['’]?t)[ \t]+be[ \t]+determined"
     r"|unknown|undetermined|indeterminate|not[ \t]+determinable|none|n/a|[?？…_.-]+"
-    r"|\[[^\]\d\n]{0,40}\]|\$?(?:\\?_[ \t]*){2,}\$?|(?=[ \t*_]*[.!]?[\s*_)\]]*\Z))[ \t*_]*[.!]?"
+    r"|\[(?![ \t]*+(?:" + _NUMBER_WORD + r")\b)[^\]\d\n]{0,40}\]|\$?(?:\\?_[ \t]*){2,}\$?"
+    r"|(?=[ \t*_]*[.!]?[\s*_)\]]*\Z))[ \t*_]*[.!]?"
     r"[\s*_)\]]*\Z"
     r"|no[ \t]+answer[\s*_.!)\]]*\Z"
+    # A closing line that is only the statement: `Unknown.`, `N/A`, `Cannot be determined.`,
+    # `Not enough info.`, `There's no way to know.`
+    r"|(?:(?:it|this|that|there)(?:[ \t]+is|['’]s)[ \t]+)?(?:unknown|n/?a|undeterminable"
+    r"|indeterminate|undetermined|(?:cannot|can['’]?t)[ \t]+be[ \t]+(?:determined|known|answered)"
+    r"|(?:not[ \t]+enough|insufficient)[ \t]+(?:info|information|data)|no[ \t]+way[ \t]+to"
+    r"[ \t]+(?:know|tell|say)|impossible[ \t]+to[ \t]+(?:determine|say|tell|know))[\s*_.!)\]]*\Z"
     r"|there[ \t]+is[ \t]+(?:not[ \t]+enough|insufficient)[ \t]+information[ \t]+to[ \t]+"
     r"(?:determine|find|give|compute|calculate)[ \t]+(?:the|an)[ \t]+(?:final[ \t]+)?answer"
     r"[ \t]*[.!]?[\s*_)\]]*\Z)",
@@ -48,7 +58,10 @@ _NO_ANSWER = re.compile(
 # information.`, `The answer is unclear.`). Ending on it keeps asides out: `… not enough
 # information to answer how much she makes per week` ends on another quantity, `Let me know if
 # anything is unclear` names no answer.
-_MISSING = re.compile(r"\b(?:answers?|answered|question|information|solution)\b", re.IGNORECASE)
+_MISSING = re.compile(
+    r"\b(?:answers?|answered|question|information|info|solution|problem|data|details)\b(?!['’]s)",
+    re.IGNORECASE,
+)
 # What says it cannot be had: a negated verb of finding it (`cannot be determined`, `unable to
 # answer`), too little information, or a predicate of not being known (`is unclear`). A doubt
 # (`I can't be sure this is the answer`) negates no such verb.
@@ -56,7 +69,9 @@ _CANNOT_HAVE = re.compile(
     r"\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]t|unable\s+to|impossible\s+to"
     r"|not\s+able\s+to|no\s+way\s+to)\s+(?:be\s+)?(?:determined?|found|find|known?|answer(?:ed)?"
     r"|computed?|calculated?|solved?|given|give)\b"
-    r"|\b(?:not\s+enough|insufficient)\s+(?:information|data|info)\b"
+    r"|\b(?:not\s+enough|insufficient)\s+(?:information|data|info|details)\b"
+    r"|\b(?:do(?:es)?\s+not|do(?:es)?n['’]t)\s+(?:provide|give|include|contain|have)\s+enough\b"
+    r"|\bno\s+answer\b|\b(?:is|remains)\s+(?:unsolvable|unanswerable|not\s+solvable)\b"
     r"|\b(?:is|remains|isn['’]t)\s+(?:(?:still|therefore|thus)\s+)?(?:unclear|unknown|undetermined"
     r"|indeterminate|undefined|undeterminable|not\s+(?:clear|known|determinable))\b"
     r"|\bisn['’]t\s+(?:clear|known|determinable)\b",
@@ -65,12 +80,23 @@ _CANNOT_HAVE = re.compile(
 # A sentence that asks, offers or apologizes states nothing (`Let me know if any part of the
 # question is unclear.`, `Sorry if the question was unclear.`).
 _NOT_A_STATEMENT = re.compile(
-    r"[\s*_(]*(?:if|let|please|feel|sorry|I\s+hope|hope|in\s+case|unless|should|when|whether)\b",
+    r"[\s*_(]*(?:if|let|please|feel|sorry|I\s+hope|hope|in\s+case|unless|should|when|whether"
+    r"|assuming|suppose|supposing)\b",
     re.IGNORECASE,
 )
+# A doubt or a condition inside the sentence (`We cannot know the answer for sure …`, `…;
+# otherwise the answer is unknown`) says the answer is uncertain, not that there is none.
+_DOUBT = re.compile(
+    r"\b(?:for\s+(?:sure|certain)|with\s+(?:certainty|confidence)|otherwise)\b", re.IGNORECASE
+)
 _ENDS_ON_IT = re.compile(
-    r"\b(?:answer(?:ed)?|determined|determinable|found|known|information|unclear|unknown"
-    r"|undetermined|indeterminate|computed|calculated|given|solved)[\s*_.!)\]]*\Z",
+    r"(?:\b(?:answer(?:ed)?|determined|determinable|undeterminable|found|known|information|info"
+    r"|unclear|clear|unknown|undetermined|indeterminate|computed|calculated|given|solved"
+    r"|unsolvable|unanswerable|problem|question|data|details)"
+    r"|\b(?:answer|solve|determine)\s+(?:this|it))"
+    # `as stated`, `without the egg price`: what the statement rests on, said after it
+    r"(?:,?\s+(?:as\s+(?:stated|given|written|posed)|without\s+[\w'’-]+(?:\s+[\w'’-]+){0,2}))?"
+    r"[\s*_.!)\]]*\Z",
     re.IGNORECASE,
 )
 _MOST_WORDS = 12
@@ -83,6 +109,24 @@ _OTHER_LANGUAGES = re.compile(
     r"|答案无法确定|答案無法確定|答えは(?:決定|特定)できません)",
     re.IGNORECASE,
 )
+# The same in any words of those languages: a short sentence that names the answer and says it is
+# not known (`Die Antwort ist unbekannt.`, `La respuesta es desconocida.`, `答案不确定。`).
+_MISSING_ELSEWHERE = re.compile(
+    r"\b(?:antwort|l[ao][ \t]+(?:respuesta|réponse|resposta|risposta)|ответ\w*)\b|答案|答え", re.I
+)
+_CANNOT_ELSEWHERE = re.compile(
+    r"unbekannt|nicht[ \t]+(?:bestimmt|bestimmbar|ermittelbar|ermittelt|berechnet)"
+    r"|desconocid[ao]|(?:no[ \t]+se[ \t]+puede|imposible)[ \t]+(?:determinar|calcular|saber)"
+    r"|indeterminad[ao]|ne[ \t]+peut[ \t]+pas[ \t]+(?:être|déterminer|calculer|savoir)"
+    r"|impossible[ \t]+de[ \t]+(?:déterminer|calculer|savoir)|inconnue|indéterminée"
+    r"|неизвест|невозможно|нельзя|не[ \t]+(?:может|можно)"
+    r"|不确定|無法確定|无法确定|无法得知|不明|未知|わかりません|できません",
+    re.IGNORECASE,
+)
+_NOT_A_STATEMENT_ELSEWHERE = re.compile(
+    r"[\s*_(]*(?:wenn|falls|si|se|если|如果|もし)\b", re.IGNORECASE
+)
+_MOST_CHARACTERS_ELSEWHERE = 80
 _LOOK = 300
 """Characters at the end of a text in which its closing sentences are read."""
 
@@ -97,7 +141,7 @@ def closing_says_none(text: str) -> bool:
     it would be an answer)."""
     tail = text[max(0, len(text) - _LOOK) :]
     digit = max((tail.rfind(d) for d in "0123456789"), default=-1)
-    rest = tail[digit + 1 :]
+    rest = fold_letters(tail[digit + 1 :])
     if not any(char.isalpha() for char in rest):
         return False
     starts = [0] + [end.end() for end in SENTENCE_END.finditer(rest)]
@@ -108,16 +152,29 @@ def closing_says_none(text: str) -> bool:
     # A sentence wrapped over lines is one sentence here.
     flat = rest.replace("\n", " ")
     ends = [0] + [end.end() for end in _FLAT_SENTENCE_END.finditer(flat)] + [len(flat)]
-    return any(_says_missing(flat[start:end]) for start, end in pairwise(ends))
+    return any(
+        _says_missing(flat[start:end]) or _says_missing_elsewhere(flat[start:end])
+        for start, end in pairwise(ends)
+    )
 
 
 _FLAT_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]")
+
+
+def _says_missing_elsewhere(sentence: str) -> bool:
+    return (
+        len(sentence.strip()) <= _MOST_CHARACTERS_ELSEWHERE
+        and _NOT_A_STATEMENT_ELSEWHERE.match(sentence) is None
+        and _MISSING_ELSEWHERE.search(sentence) is not None
+        and _CANNOT_ELSEWHERE.search(sentence) is not None
+    )
 
 
 def _says_missing(sentence: str) -> bool:
     return (
         len(sentence.split()) <= _MOST_WORDS
         and _NOT_A_STATEMENT.match(sentence) is None
+        and _DOUBT.search(sentence) is None
         and _MISSING.search(sentence) is not None
         and _CANNOT_HAVE.search(sentence) is not None
         and _ENDS_ON_IT.search(sentence) is not None

@@ -43,6 +43,26 @@ def find_last_number(reader: Reader) -> Found | None:
             # numbers of the question ("Three trucks … to transport 80 flagstones"): the printed
             # number is the answer, not a number the prose repeats from the question.
             return value, f"printed {normalize(value)}"
+    return _scan_tail(reader)
+
+
+_TAIL = 16_000
+"""Characters at the end of a long text in which its last number is looked for first."""
+
+
+def _scan_tail(reader: Reader) -> Found | None:
+    """The last number, read from the last lines of a long text when they hold one: a flood of
+    numbers before them (100,000 in 200 KB) need not each be read for a value."""
+    text = reader.text
+    if len(text) > 2 * _TAIL:
+        cut = len(text) - _TAIL
+        # At a line or sentence start when there is one near, else between two words.
+        start = max(text.rfind("\n", cut - _TAIL, cut), text.rfind(". ", cut - _TAIL, cut)) + 1
+        start = start or text.rfind(" ", 0, cut) + 1
+        if start > 0:
+            last = _scan_numbers(reader, start, None).last
+            if last is not None:
+                return last
     return _scan_numbers(reader, 0, None).last
 
 

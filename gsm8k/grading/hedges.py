@@ -26,6 +26,7 @@ import re
 from decimal import Decimal
 from itertools import pairwise
 
+from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Reader
 from gsm8k.grading.refusals import same_quantity
@@ -56,7 +57,9 @@ _JOINERS = frozenset(
     (
         "or", "maybe", "perhaps", "possibly", "probably", "alternatively", "otherwise", "though",
         "either", "could", "might", "be", "it", "its", "it's", "is", "else", "say", "i'd",
-        "guess", "my", "best", "not", "sure", "even", "vs", "versus",
+        "guess", "my", "best", "not", "sure", "even", "vs", "versus", "alternately", "unless",
+        "rather", "like", "more", "then", "again", "also", "was", "and", "somewhere", "anywhere",
+        "to",
     )
 )  # fmt: skip
 _GAP_WORD = re.compile(r"[^\W\d_]+(?:['’][a-z]+)?")
@@ -70,28 +73,14 @@ _STRONG_ELSEWHERE = (
 _ELSEWHERE_JOINERS = (
     "vielleicht", "wahrscheinlich", "peut", "être", "probablement", "quizás", "quiza", "quizá",
     "tal", "vez", "probablemente", "forse", "probabilmente", "talvez", "возможно", "наверное",
-    "oder", "ou", "o", "или", "也许", "也许是", "或许", "大概", "可能", "或者", "或",
+    "oder", "ou", "o", "ó", "или", "也许", "也许是", "或许", "大概", "可能", "或者", "或",
 )  # fmt: skip
-# Letters of other scripts drawn like Latin ones, and full-width forms: a hedge word written
-# with them (`mаybe` with a Cyrillic `а`, `Ｐｒｏｂａｂｌｙ`) is the same word. One character
-# for one, so positions in the text stay; full-width digits are left as the rules read them.
-_FULL_WIDTH = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F) if not 0xFF10 <= c <= 0xFF19}
-_LOOKALIKES = str.maketrans(
-    _FULL_WIDTH
-    | dict(
-        zip(
-            "аеорсухіјԁһѕАВЕКМНОРСТХΑΒΕΖΗΙΚΜΝΟΡΤΥΧοι",
-            "aeopcyxijdhsABEKMHOPCTXABEZHIKMNOPTYXoi",
-            strict=True,
-        )
-    )
-)
 # A strong hedge: not `would`, `could` or `might` alone (a conditional working step), except
 # `could be` and `might be` offering a value.
 _STRONG = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|I[ \t]+(?:think|believe|guess)|I['’]d[ \t]+(?:say|guess)"
     r"|(?:my|best)[ \t]+guess|not[ \t]+(?:sure|certain)|unsure|alternatively|either"
-    r"|(?:could|might)[ \t]+be" + _STRONG_ELSEWHERE + r")\b|也许|或许|大概|可能",
+    r"|(?:could|might)[ \t]+(?:also[ \t]+)?be" + _STRONG_ELSEWHERE + r")\b|也许|或许|大概|可能",
     re.IGNORECASE,
 )
 _OPERAND = re.compile(r"(?:\b(?:times|plus|minus|by|of|not)|n['’]t|[×*+÷/=-])[ \t$]*\Z", re.I)
@@ -103,13 +92,25 @@ _WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})\b")
 _PER_AFTER = re.compile(r"[ \t]*+(?:a|per|each)[ \t]++([A-Za-z]{2,12})\b", re.IGNORECASE)
 _JOINERS = _JOINERS | frozenset(_ELSEWHERE_JOINERS)
 _NOT_UNITS = _JOINERS | {"and", "but", "in", "a", "an", "the", "then", "so"}
-# Words that offer an alternative value by themselves, hedged or not (`She makes $18 or $20.`).
+# Words that offer an alternative value by themselves, hedged or not (`She makes $18 or $20.`,
+# `$18, otherwise $20`, `$18 unless it's $20`).
 _ALTERNATIVE_WORDS = frozenset(
-    ("or", "either", "vs", "versus", "oder", "ou", "o", "или", "或者", "或")
-)
+    ("or", "either", "vs", "versus", "otherwise", "alternatively", "alternately", "unless")
+) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或"))
 _ALTERNATIVE_HINT = re.compile(
-    r"\b(?:or|either|vs|versus|between|oder|ou|o|или)\b|或", re.IGNORECASE
+    r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или)\b"
+    r"|或|[—–~∼∨|±]",
+    re.IGNORECASE,
 )
+# A range written with a sign or with `to` (`$18 – $20`, `18 to 20 dollars`, `$18 ~ $20`) offers
+# two values when the second closes the sentence with a unit of its own: a bare pair is as often
+# a score or a subtraction (`(98–95)`), and `from $18 to $20` is a change, not a range.
+_RANGE_SIGN = re.compile(r"[—–~∼∨|±]")
+_FROM_BEFORE = re.compile(r"(?<!somewhere[ \t])(?<!anywhere[ \t])\bfrom[ \t]+[$£€¥₹]?\Z", re.I)
+_CLOSES_WITH_UNIT = re.compile(
+    r"[ \t]*+[A-Za-z]{2,12}(?:[ \t]++(?:a|per|each)[ \t]++[A-Za-z]+)?[ \t]*+[.!)*_]*+[ \t]*+\Z"
+)
+_OPENS_ALTERNATIVE = re.compile(r"[\s*_>(]*+(?:or|alternatively|otherwise)\b", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween[ \t]+[$£€¥₹]?\Z", re.IGNORECASE)
 _BARE_WORDS = 5
 """Most words of a bare guess besides its hedge words (`My best guess: 18.`, `Could be 20
@@ -119,13 +120,45 @@ _LOOK = 400
 """Characters at the end of a text in which its closing sentences are read."""
 
 
-def two_guesses(reader: Reader) -> bool:
-    """Whether the text's closing sentences, read with no answer mark, offer two candidates."""
-    text = reader.text.translate(_LOOKALIKES)
+def _closing(reader: Reader) -> tuple[Reader, list[tuple[int, int]]]:
+    """The text as its words read (look-alike letters and invisible marks folded), and its
+    closing sentences that hold a digit."""
+    text = fold_letters(reader.text)
     if text != reader.text:
         reader = reader.with_text(text)
     start = max(0, len(text) - _LOOK)
     sentences = [s for s in _sentences(text, start) if any(c.isdigit() for c in text[s[0] : s[1]])]
+    return reader, sentences
+
+
+def committed_before_guess(reader: Reader) -> Reader | None:
+    """The text up to a committed statement that a closing hedged alternative follows (`She makes
+    $18. Or maybe $20.`, `It's 18. Maybe 20.`): the statement stands, as after an answer mark.
+    The statement is a sentence with no hedge and no working; the guess one value of the same
+    unit and little else, opened by a strong hedge word or by `Or`."""
+    reader, sentences = _closing(reader)
+    if len(sentences) < 2:
+        return None
+    (before_start, before_end), (last_start, last_end) = sentences[-2:]
+    text = reader.text
+    if text[before_end:last_start].strip() or not _bare_guess(reader, last_start, last_end, True):
+        return None
+    statement = text[before_start:before_end]
+    if HEDGE.search(statement) or _WORKING.search(statement):
+        return None
+    stated = _values(reader, before_start, before_end)
+    guessed = _values(reader, last_start, last_end)
+    if not stated or same_number(stated[-1][0], guessed[0][0]):
+        return None
+    if _unit(text, stated[-1]) != _unit(text, guessed[0]):
+        return None
+    return reader.with_text(text[:before_end])
+
+
+def two_guesses(reader: Reader) -> bool:
+    """Whether the text's closing sentences, read with no answer mark, offer two candidates."""
+    reader, sentences = _closing(reader)
+    text = reader.text
     if not sentences:
         return False
     last_start, last_end = sentences[-1]
@@ -150,11 +183,14 @@ def two_guesses(reader: Reader) -> bool:
     )
 
 
-def _bare_guess(reader: Reader, start: int, end: int) -> bool:
+def _bare_guess(reader: Reader, start: int, end: int, opened: bool = False) -> bool:
     """A sentence that is one hedged value and little else: no working, one value, a strong
-    hedge word, a few other words."""
+    hedge word (or, with ``opened``, an opening `Or`), a few other words."""
     sentence = reader.text[start:end]
-    if _STRONG.search(sentence) is None or _WORKING.search(sentence) is not None:
+    hedged = _STRONG.search(sentence) is not None or (
+        opened and _OPENS_ALTERNATIVE.match(sentence) is not None
+    )
+    if not hedged or _WORKING.search(sentence) is not None:
         return False
     if len(_values(reader, start, end)) != 1:
         return False
@@ -193,10 +229,12 @@ def _alternatives_in_one(text: str, values: list[Value], offered: bool = False) 
     for first, second in pairwise(values[-2:] if offered else values):
         if same_number(first[0], second[0]) or _operand(text, first) or _operand(text, second):
             continue
-        gap = text[first[2] : second[1]]
+        gap = text[first[2] : second[1]].replace("and/or", "or")
         if _GAP_OTHER.search(gap):
             continue
         words = [w.lower() for w in _GAP_WORD.findall(gap)]
+        if offered and _ranged(text, first, second, gap, words):
+            words = ["or"]
         if words == ["and"] and _BETWEEN.search(text, max(0, first[1] - 12), first[1]):
             words = ["or"]  # `between 18 and 20`: a range of candidates
         if words and words[0] not in _JOINERS:
@@ -206,6 +244,21 @@ def _alternatives_in_one(text: str, values: list[Value], offered: bool = False) 
         if words and all(w in _JOINERS for w in words) and not _one_quantity(text, first, second):
             return True
     return False
+
+
+def _ranged(text: str, first: Value, second: Value, gap: str, words: list[str]) -> bool:
+    """A range between two values that ends its sentence with a unit: `$18 – $20.`, `18 to 20
+    dollars.` (the first value's unit may stand between them)."""
+    signed = _RANGE_SIGN.search(gap) is not None and len(words) <= 1
+    to = bool(words) and words[-1] == "to" and len(words) <= 2
+    if not (signed or to) or _FROM_BEFORE.search(text, max(0, first[1] - 16), first[1]):
+        return False
+    end = text.find("\n", second[2])
+    closing = text[second[2] : len(text) if end < 0 else end]
+    priced = _unit(text, second).startswith("$")
+    return _CLOSES_WITH_UNIT.match(closing) is not None or (
+        priced and closing.strip(" \t.!)*_") == ""
+    )
 
 
 def _operand(text: str, value: Value) -> bool:
