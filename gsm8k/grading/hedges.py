@@ -134,8 +134,8 @@ def _closing(reader: Reader) -> tuple[Reader, list[tuple[int, int]]]:
 def committed_before_guess(reader: Reader) -> Reader | None:
     """The text up to a committed statement that a closing hedged alternative follows (`She makes
     $18. Or maybe $20.`, `It's 18. Maybe 20.`): the statement stands, as after an answer mark.
-    The statement is a sentence with no hedge and no working; the guess one value of the same
-    unit and little else, opened by a strong hedge word or by `Or`."""
+    The statement is a sentence of one value with no hedge and no working; the guess one other
+    value of the same unit and little else, opened by a strong hedge word or by `Or`."""
     reader, sentences = _closing(reader)
     if len(sentences) < 2:
         return None
@@ -148,9 +148,9 @@ def committed_before_guess(reader: Reader) -> Reader | None:
         return None
     stated = _values(reader, before_start, before_end)
     guessed = _values(reader, last_start, last_end)
-    if not stated or same_number(stated[-1][0], guessed[0][0]):
-        return None
-    if _unit(text, stated[-1]) != _unit(text, guessed[0]):
+    if len(stated) != 1 or same_number(stated[0][0], guessed[0][0]):
+        return None  # a sentence of several values is working, not a bare statement
+    if _unit(text, stated[0]) != _unit(text, guessed[0]):
         return None
     return reader.with_text(text[:before_end])
 
