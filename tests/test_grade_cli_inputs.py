@@ -2,7 +2,8 @@
 
 The full-size hostile files (hundreds of MB to inflate or parse) are built by
 ``benchmarks/grade_inputs.py``, which measures their peak memory; here the same shapes are built
-small enough to run in the fast tier, except one slow test that grades the full-size ones.
+small enough to run in the fast tier, except the slow tests that grade the full-size ones or start
+processes.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def test_a_plain_jsonl_grade_imports_no_heavy_package(tmp_path: Path, row: dict[
     assert "heavy: none" in done.stderr.splitlines()
 
 
+@pytest.mark.slow  # a process or a large input: seconds each
 def test_the_heavy_probe_sees_an_inspect_log_import_inspect(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-c", grade_inputs.HEAVY_PROBE, str(grade_inputs.INSPECT_EVAL)],
@@ -333,6 +335,7 @@ def test_boxed_spans_match_the_unbounded_stack() -> None:
         assert boxed_spans(text) == naive_boxed_spans(text)
 
 
+@pytest.mark.slow  # a process or a large input: seconds each
 def test_boxed_spans_hold_a_bounded_stack_on_unclosed_braces() -> None:
     text = "\\boxed{" + "{" * 1_000_000 + "}" * 3 + "\\boxed{18}"
     tracemalloc.start()
@@ -383,6 +386,7 @@ def test_an_exception_while_regrading_is_that_row_s_error(
     assert f"{path}: line 8: cannot grade: ArithmeticError: overflow" in err
 
 
+@pytest.mark.slow  # a process or a large input: seconds each
 def test_memory_stays_flat_over_many_failed_lines(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -63,6 +63,7 @@ def test_generation_options_override_a_presets_defaults() -> None:
     assert first["max_tokens"] == 256 and answer["max_tokens"] == 32  # the answer step's own
 
 
+@pytest.mark.slow  # a process or a large input: seconds each
 def test_the_command_line_overrides_a_presets_defaults(tmp_path: Path) -> None:
     """``inspect eval``'s own flags, an empty --system-message removing simple-evals' one."""
     inspect_cli = shutil.which("inspect", path=str(Path(sys.executable).parent)) or "inspect"

@@ -211,6 +211,7 @@ def inspect_cli() -> Path:
     return Path(sys.executable).parent / "inspect"
 
 
+@pytest.mark.slow  # a process or a large input: seconds each
 @pytest.mark.skipif(not inspect_cli().exists(), reason="the inspect command is not installed")
 def test_inspect_score_with_the_registered_grader(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

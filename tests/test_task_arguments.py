@@ -34,6 +34,7 @@ def _inspect(*words: str, log_dir: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow  # an `inspect` process each
 @pytest.mark.parametrize(
     "command",
     [

@@ -37,14 +37,7 @@ from decimal import Decimal
 from gsm8k.grading.corrections import CORRECTION_HINTS, CORRECTION_OPENING
 from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
-from gsm8k.grading.hedges import (
-    HEDGE,
-    HEDGE_HINTS,
-    TWO_GUESSES,
-    WEAK,
-    committed_before_guess,
-    two_guesses,
-)
+from gsm8k.grading.hedges import HEDGE, HEDGE_HINTS, TWO_GUESSES, WEAK, closing_guesses, two_guesses
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
@@ -179,11 +172,7 @@ def deliver(
         it; a :class:`NoAnswer` when nothing was delivered.
     """
     if rule == "last_number":  # no answer mark: the closing sentences state the answer
-        if two_guesses(reader):
-            return NoAnswer(TWO_GUESSES)
-        committed = committed_before_guess(reader)
-        stated = None if committed is None else find_last_number(committed)
-        return None if stated is None else ("last_number", stated)
+        return closing_guesses(reader)
     if rule not in _RULES:
         return None
     text = reader.text

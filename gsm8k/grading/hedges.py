@@ -26,10 +26,12 @@ import re
 from decimal import Decimal
 from itertools import pairwise
 
+from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
-from gsm8k.grading.reader import SENTENCE_END, Reader
+from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
+from gsm8k.grading.rules import NoAnswer
 
 # A statement the model does not commit to. `would` marks a conditional (`the answer would be
 # 20`); a question mark asks.
@@ -129,6 +131,16 @@ def _closing(reader: Reader) -> tuple[Reader, list[tuple[int, int]]]:
     start = max(0, len(text) - _LOOK)
     sentences = [s for s in _sentences(text, start) if any(c.isdigit() for c in text[s[0] : s[1]])]
     return reader, sentences
+
+
+def closing_guesses(reader: Reader) -> tuple[str, Found] | NoAnswer | None:
+    """What the closing sentences of a text with no answer mark deliver when they guess: none for
+    two guesses, the statement a hedged alternative follows, else ``None`` (the last number)."""
+    if two_guesses(reader):
+        return NoAnswer(TWO_GUESSES)
+    committed = committed_before_guess(reader)
+    stated = None if committed is None else find_last_number(committed)
+    return None if stated is None else ("last_number", stated)
 
 
 def committed_before_guess(reader: Reader) -> Reader | None:
