@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _pytest.nodeid import NodeId
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -91,7 +92,7 @@ verbatim): under ``--dist loadgroup`` each is a group of its own."""
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The slow tier's worker groups (``--dist loadgroup``): a file's tests stay on one worker,
     so that a module-scoped eval, server or model runs once, as ``--dist loadfile`` would keep
     them; the files in :data:`SPREAD` are spread test by test, so that the longest of them is
@@ -100,3 +101,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         name = item.path.name
         group = re.sub(r"\W", "_", item.name) if name in SPREAD else name
         item.add_marker(pytest.mark.xdist_group(group))
+        if getattr(config.option, "loadgroup", False) and hasattr(item, "_id"):
+            # The id xdist schedules by (`nodeid@group`). pytest-xdist 3.8 writes it to
+            # `item._nodeid`, which pytest 9.2 no longer reads (the id is `item._id`): every
+            # group was spread over the workers, and a file's module-scoped evals ran on each
+            # (the compare reports' logs were made four times on four workers).
+            item._id = NodeId.parse(f"{item.nodeid}@{group}")
