@@ -58,6 +58,9 @@ CLOSING_ALTERNATIVES = [
     pytest.param("She makes $18 ó $20.", None, id="spanish-accented-o"),
     pytest.param("Her pay went from $16 to $18.", "18", id="from-to-is-a-change"),
     pytest.param("In 1 or 2 days she makes $18 per day.", "18", id="or-before-the-statement"),
+    pytest.param("The price went up by $2 to $20.", "20", id="by-to-is-a-change"),
+    pytest.param("So she sends 3 letters to 20 friends.", "20", id="two-quantities-by-to"),
+    pytest.param("He walks 18 miles to get 20 miles in all.", "20", id="to-then-a-verb"),
 ]
 
 # A committed closing statement, then a hedged alternative: the statement stands; two hedged

@@ -265,6 +265,8 @@ def _ranged(text: str, first: Value, second: Value, gap: str, words: list[str]) 
     to = bool(words) and words[-1] == "to" and len(words) <= 2
     if not (signed or to) or _FROM_BEFORE.search(text, max(0, first[1] - 16), first[1]):
         return False
+    if len(words) == 2 and words[0] != _unit(text, second):
+        return False  # `3 apples to 4 friends`: two quantities, not one range
     end = text.find("\n", second[2])
     closing = text[second[2] : len(text) if end < 0 else end]
     priced = _unit(text, second).startswith("$")
