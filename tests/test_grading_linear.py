@@ -59,6 +59,7 @@ def test_a_formerly_quadratic_input_is_now_cheap() -> None:
     assert grade_seconds("18^" + " " * 20_000) < max(one_line, 1e-5) * ONE_LINE_MULTIPLE
 
 
+@pytest.mark.slow  # 199 patterns, 12 gradings of up to 10 kB each: half a CPU-minute in all
 @pytest.mark.parametrize("name", list(PATTERNS))
 def test_worst_inputs_for_each_pattern_grade_in_linear_time(name: str) -> None:
     pattern: re.Pattern[str] = PATTERNS[name]
