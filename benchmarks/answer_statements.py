@@ -138,6 +138,7 @@ def question_numbers(question: str | None) -> set[Decimal]:
 
 
 _UNITS = [
+    "dollars",
     "seconds",
     "minutes",
     "hours",
@@ -152,15 +153,18 @@ _UNITS = [
     "cents",
 ]
 _ASKED_UNIT = re.compile(r"\bhow many (" + "|".join(_UNITS) + r")\b", re.IGNORECASE)
-_ASKED_MONEY = re.compile(r"\bhow (?:much money|many dollars)\b", re.IGNORECASE)
+_ASKED_IN = re.compile(r"\bin (" + "|".join(_UNITS) + r")\b", re.IGNORECASE)
+_ASKED_MONEY = re.compile(r"\bhow much money\b", re.IGNORECASE)
 _HOW_MUCH = re.compile(r"\bhow much\b", re.IGNORECASE)
 
 
 def asked_unit(question: str | None) -> str | None:
     """The unit the question's asking sentence names (``minutes``, ``dollars``), if one."""
     asking = (question or "").rstrip().rsplit(". ", 1)[-1]
-    if match := _ASKED_UNIT.search(asking):
+    if match := _ASKED_UNIT.search(asking) or _ASKED_IN.search(asking):
         return match.group(1).lower()
-    if _ASKED_MONEY.search(asking) or (_HOW_MUCH.search(asking) and "$" in (question or "")):
+    # Prices in dollars and nothing in cents or euros: an amount in dollars is asked.
+    dollars = "$" in (question or "") and not re.search(r"€|\bcents?\b", question or "", re.I)
+    if (_ASKED_MONEY.search(asking) or _HOW_MUCH.search(asking)) and dollars:
         return "dollars"
     return None

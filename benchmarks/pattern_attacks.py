@@ -52,6 +52,7 @@ MODULES = (
     "hedges",
     "closing",
     "box_values",
+    "units",
 )
 """The grading modules whose patterns are attacked (``gsm8k.grading.<name>``)."""
 ONE_LINE = "ANSWER: 18"

@@ -112,6 +112,8 @@ def _two_units(form: str) -> Callable[[Case], str | None]:
 
     def build(case: Case) -> str | None:
         unit = asked_unit(case.question)
+        if _clean(case.statement.value) is None:
+            return None  # `0.5333333333333333 feet` has no exact value in inches to restate
         for other, factor in _CONVERSIONS.get(unit or "", ()):
             converted = _clean(case.statement.value * factor)
             if converted is not None:
@@ -123,17 +125,31 @@ def _two_units(form: str) -> Callable[[Case], str | None]:
     return build
 
 
-def _compound(case: Case) -> str | None:
-    """``1 hour 30 minutes`` / ``5 feet 6 inches`` for a whole number of minutes or inches."""
-    unit, value = asked_unit(case.question), case.statement.value
-    sizes = {"minutes": (60, "hour", "hours"), "inches": (12, "foot", "feet")}
-    if unit not in sizes or value != value.to_integral_value():
-        return None
-    size, one, many = sizes[unit]
-    whole, rest = divmod(int(value), size)
-    if not whole or not rest:
-        return None
-    return case.slot(f"{whole} {one if whole == 1 else many} {rest} {unit}")
+def _compound(form: str) -> Callable[[Case], str | None]:
+    """``1 hour 30 minutes`` / ``5 feet 6 inches`` for a whole number of minutes or inches, in
+    words (``form`` "words") or in short forms (``1h 30m``, ``5'6"``)."""
+
+    def build(case: Case) -> str | None:
+        unit, value = asked_unit(case.question), case.statement.value
+        sizes = {
+            "minutes": (60, "hour", "hours", "h", "m"),
+            "inches": (12, "foot", "feet", "'", '"'),
+        }
+        if unit not in sizes or value != value.to_integral_value():
+            return None
+        size, one, many, big, small = sizes[unit]
+        whole, rest = divmod(int(value), size)
+        if not whole or not rest:
+            return None
+        if form == "short" and case.statement.kind == "json":
+            return None  # the inch mark `"` would close the JSON string
+        if form == "short":
+            return case.slot(
+                f"{whole}{big} {rest}{small}" if big == "h" else f"{whole}{big}{rest}{small}"
+            )
+        return case.slot(f"{whole} {one if whole == 1 else many} {rest} {unit}")
+
+    return build
 
 
 UNITS = Relation(
@@ -143,7 +159,8 @@ UNITS = Relation(
         _phrasing("90 minutes (1.5 hours)", _two_units("{asked} ({other})")),
         _phrasing("1.5 hours (90 minutes)", _two_units("{other} ({asked})")),
         _phrasing("90 minutes, or 1.5 hours", _two_units("{asked}, or {other}")),
-        _phrasing("1 hour 30 minutes", _compound),
+        _phrasing("1 hour 30 minutes", _compound("words")),
+        _phrasing("1h 30m", _compound("short")),
     ),
 )
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from gsm8k.grading.numbers import NUMBER_PATTERN
 from gsm8k.grading.refusals import CURRENCY_SIGN
+from gsm8k.grading.units import competing, one_quantity
 
 # Parts of one number, never a second value: a LaTeX fraction (`\\frac{840}{13}`), a repeating
 # decimal's digits (`18.\\bar{3}`), an exponent or subscript (`10^{5}`, `m^2`, `x_1`),
@@ -95,7 +96,27 @@ def offers_two_values(
         other_unit = _unit_of(content, found.start(), found.end())
         if other_unit is None or other_unit == first_unit:
             return True
+        if first_unit is not None and _competes(content, read, first_unit, other, other_unit):
+            return True  # `18 \\text{ dollars or } 36 \\text{ euros}`
     return False
+
+
+def _competes(
+    content: str,
+    read: Callable[[re.Match[str], str], Decimal | None],
+    first_unit: str,
+    other: Decimal,
+    other_unit: str,
+) -> bool:
+    """Whether a value in another unit is a second answer: its unit and the first's measure
+    one thing, and the two values are not one quantity restated."""
+    first = NUMBER_PATTERN.search(content)
+    one = read(first, content) if first is not None else None
+    return (
+        one is not None
+        and competing(first_unit, other_unit)
+        and not one_quantity(one, first_unit, other, other_unit)
+    )
 
 
 def _operand(text: str, match: re.Match[str]) -> bool:

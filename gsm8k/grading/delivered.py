@@ -115,6 +115,7 @@ _OTHER_VALUE = re.compile(
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
+_SIGN_BEFORE = re.compile(r"\\?[$£€¥₹][ \t]?$")
 _UNIT_WORD = re.compile(r"[\d,.]*+\}?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}")
 # The result of a computation in the working: `= 36`, `= $36`.
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
@@ -250,7 +251,10 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
     if _DIGIT.search(text, begin, stop) is None:
         return False  # no other number at all (the common case, found cheaply)
     for offered in _OTHER_VALUE.finditer(text, begin, stop):
-        other = reader.value_of(text[offered.end() - 1 : offered.end() + _VALUE_WINDOW // 4])
+        # Read with its currency sign, which says its unit (`90 cents, or $0.90`).
+        sign = _SIGN_BEFORE.search(text, offered.start(), offered.end() - 1)
+        begin_at = offered.end() - 1 if sign is None else sign.start()
+        other = reader.value_of(text[begin_at : offered.end() + _VALUE_WINDOW // 4])
         if other is not None and not same_number(other, statement.value):
             unit = _UNIT_WORD.match(text, offered.end())
             if not (same_quantity(other, statement.value) and unit is not None):

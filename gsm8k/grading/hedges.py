@@ -32,6 +32,7 @@ from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.rules import NoAnswer
+from gsm8k.grading.units import one_quantity
 
 # A statement the model does not commit to. `would` marks a conditional (`the answer would be
 # 20`); a question mark asks.
@@ -285,7 +286,11 @@ def _one_quantity(text: str, first: Value, second: Value) -> bool:
     """Whether two values are one quantity in two units, each with its own (`$18, or maybe 1800
     cents`, `2 hours or perhaps 120 minutes`)."""
     one, other = _unit(text, first), _unit(text, second)
-    return same_quantity(first[0], second[0]) and bool(one) and bool(other) and one != other
+    if " per " in one or " per " in other:
+        # `$18, or $126 per week`: the value again as a rate of another period, not a second
+        # answer; rates of one quantity are in the ratio of their periods.
+        return same_quantity(first[0], second[0]) and one != other
+    return one_quantity(first[0], one, second[0], other)
 
 
 def _unit(text: str, value: Value) -> str:

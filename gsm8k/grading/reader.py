@@ -23,6 +23,7 @@ from gsm8k.grading.numbers import (
 )
 from gsm8k.grading.question import quantity_after, question_numbers, question_quantities
 from gsm8k.grading.refusals import CURRENCY_SIGN, refusal_at
+from gsm8k.grading.units import asking_text, compound_at, in_asked_unit, stated_unit
 
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
@@ -158,16 +159,32 @@ class Reader:
         if mixed is None:
             dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
             mixed = parse_number(stated.replace("\\%", "%"), dot_thousands)
+        if mixed is not None and self.question_text:
+            mixed = self._in_asked_unit(stated, mixed)
         if mixed is not None and mixed > 0 and self._loss_for_profit(stated):
             return -mixed  # `a loss of $18` when the question asks for the profit is -18
         return mixed
+
+    def _in_asked_unit(self, stated: str, value: Decimal) -> Decimal:
+        """A value written in a unit of the asked unit's kind, in the asked unit (`1.5 hours` is
+        90 when minutes are asked); a compound quantity was read in it already."""
+        first = self._first_number(stated)
+        if first is None or "frac" in stated[: first.start()]:
+            return value
+        priced = CURRENCY_SIGN.search(first.group(0)) is not None
+        if compound_at(first, stated, self.question_text, priced) is not None:
+            return value
+        mixed = self.mixed_at(first, stated)
+        end = first.end() if mixed is None else mixed[1]
+        unit = stated_unit(stated, end, priced)
+        return value if unit is None else in_asked_unit(value, unit, self.question_text)
 
     def _loss_for_profit(self, stated: str) -> bool:
         """Whether a stated value is called a loss while the question asks for a profit."""
         first = self._first_number(stated)
         if first is None or not _LOSS_BEFORE.search(stated[: first.start()]):
             return False
-        asked = _asked_sentence(self.question_text)
+        asked = asking_text(self.question_text)
         return bool(_PROFIT.search(asked)) and not _LOSS_WORD.search(asked)
 
     def refusal(self, snippet: str) -> str | None:
@@ -187,7 +204,8 @@ class Reader:
     def mixed_at(self, match: re.Match[str], text: str) -> tuple[Decimal, int] | None:
         """A mixed number whose whole part is ``match``: its value and where it ends; or one
         quantity in two units (`1 hour 30 minutes`), read in the unit the question asks for."""
-        compound = self._compound_at(match, text)
+        priced = CURRENCY_SIGN.search(match.group(0)) is not None
+        compound = compound_at(match, text, self.question_text, priced)
         if compound is not None:
             return compound
         clock = _CLOCK.match(text, match.end())
@@ -215,27 +233,6 @@ class Reader:
             return None  # `3 4/2` is not a mixed number: a list, or working
         part = Decimal(top) / Decimal(bottom)
         return (whole - part if whole < 0 else whole + part), fraction.end()
-
-    def _compound_at(self, match: re.Match[str], text: str) -> tuple[Decimal, int] | None:
-        """`1 hour 30 minutes`, `5 feet 6 inches`, `$18 and 50 cents`: the value in the larger
-        unit, or in the smaller one when the question asks for it (`How many minutes …?`)."""
-        found = _COMPOUND.match(text, match.end())
-        if found is None or match.group("exponent"):
-            return None
-        big = found.group("big")
-        small = _unit_key(found.group("small"))
-        if big is None and small != "cent" and not CURRENCY_SIGN.search(match.group(0)):
-            return None  # `18 and 30 minutes`: no unit for the 18, not one quantity
-        pair = _UNIT_PAIRS.get((_unit_key(big or "dollars"), small))
-        whole = number_from_match(match)
-        part = parse_number(found.group("part"))
-        if pair is None or whole is None or part is None or whole < 0:
-            return None
-        factor = Decimal(pair)
-        asked = _asked_sentence(self.question_text)
-        if asked and _UNIT_WORDS[small].search(asked):
-            return whole * factor + part, found.end()
-        return whole + part / factor, found.end()
 
     def _stated(self, snippet: str) -> str | None:
         if PLACEHOLDER.fullmatch(snippet):
@@ -278,51 +275,6 @@ class Reader:
         return refusal_at(stated, first, self.mixed_at(first, stated) is not None)
 
 
-_UNIT_NAMES = {
-    "hour": r"hours?|hrs?|h",
-    "minute": r"minutes?|mins?",
-    "second": r"seconds?|secs?",
-    "day": r"days?",
-    "week": r"weeks?",
-    "year": r"years?",
-    "month": r"months?",
-    "foot": r"feet|foot|ft",
-    "inch": r"inch(?:es)?|in",
-    "yard": r"yards?|yds?",
-    "pound": r"pounds?|lbs?",
-    "ounce": r"ounces?|oz",
-    "dollar": r"dollars?",
-    "cent": r"cents?|¢",
-    "meter": r"meters?|metres?|m",
-    "centimeter": r"centimeters?|centimetres?|cm",
-    "kilogram": r"kilograms?|kg",
-    "gram": r"grams?|g",
-}
-_UNIT_PAIRS = {
-    ("hour", "minute"): 60,
-    ("minute", "second"): 60,
-    ("day", "hour"): 24,
-    ("week", "day"): 7,
-    ("year", "month"): 12,
-    ("foot", "inch"): 12,
-    ("yard", "foot"): 3,
-    ("pound", "ounce"): 16,
-    ("dollar", "cent"): 100,
-    ("meter", "centimeter"): 100,
-    ("kilogram", "gram"): 1000,
-}
-"""Pairs of units one quantity is written in (`1 hour 30 minutes`), with their ratio."""
-_UNIT_WORDS = {
-    name: re.compile(rf"\b(?:{pattern.split('|')[0]})\b", re.IGNORECASE)
-    for name, pattern in _UNIT_NAMES.items()
-}
-_ANY_UNIT = "|".join(_UNIT_NAMES.values())
-_COMPOUND = re.compile(
-    rf"[ \t]?(?:(?P<big>{_ANY_UNIT})(?![A-Za-z])[ \t]{{0,2}}+,?[ \t]{{0,2}}+(?:and[ \t]{{1,2}}+)?"
-    rf"|[ \t]and[ \t]{{1,2}}+)(?P<part>\d{{1,3}}(?:\.\d{{1,6}})?)"
-    rf"[ \t]?(?P<small>{_ANY_UNIT})(?![A-Za-z])",
-    re.IGNORECASE,
-)
 # A clock time: `2:00 pm`, `14:30`, `9:05 a.m.` (minutes 00–59, two digits).
 _CLOCK = re.compile(
     r":(?P<minutes>[0-5]\d)(?![\d:])(?:[ \t]?(?:[ap]\.?m\.?)(?![A-Za-z]))?", re.IGNORECASE
@@ -331,23 +283,6 @@ _HOURS = 24
 _LOSS_BEFORE = re.compile(r"\b(?:loss|lost|lose|loses|deficit)\b[^\d\n]{0,12}$", re.IGNORECASE)
 _PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
 _LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")
-_QUESTION_LOOK = 20_000
-
-
-def _unit_key(written: str) -> str:
-    """The unit a written unit word names (`hrs` is `hour`), or ``""``."""
-    for name, pattern in _UNIT_NAMES.items():
-        if re.fullmatch(pattern, written, re.IGNORECASE):
-            return name
-    return ""
-
-
-def _asked_sentence(question: str | None) -> str:
-    """The question's sentences that ask (end with a question mark), lower-cased."""
-    if not question:
-        return ""
-    sentences = re.split(r"(?<=[.!?])\s+", question[:_QUESTION_LOOK])
-    return " ".join(sentence for sentence in sentences if "?" in sentence).lower()
 
 
 def _last_working_equals(snippet: str) -> int | None:

@@ -12,6 +12,7 @@ import re
 from decimal import Decimal
 
 from gsm8k.grading.numbers import NUMBER_PATTERN, number_from_match
+from gsm8k.grading.units import one_quantity, rate_follows
 from gsm8k.grading.words import number_in_words
 
 CURRENCY_SIGN = re.compile(r"[$£€¥₹]")
@@ -131,19 +132,21 @@ def _one_quantity(
     stated: str,
 ) -> bool:
     """Whether two values side by side are one quantity: the same value, or one written in two
-    units, each value with its own unit (`$18 (or 1800 cents)`, `2 hours or 120 minutes`); two
-    bare values in a unit ratio (`2 or 4`) are two answers."""
+    units, each value with its own (`$18 (or 1800 cents)`, `2 hours or 120 minutes`); two bare
+    values in a unit ratio (`2 or 4`), or in units that do not convert, are two answers."""
     if one == other:
         return True
-    if not same_quantity(one, other):
-        return False
+    word = alternative.group("unit") or ""
+    sign = CURRENCY_SIGN.search(stated[max(0, first.start() - 2) : first.end()])
+    first_unit = sign[0] if sign else word if word.isalpha() else ""
     after = _UNIT_AFTER.match(stated, second.end())
-    unit = alternative.group("unit") or ""
-    first_unit = unit.lower() if unit.isalpha() else ""
-    priced = CURRENCY_SIGN.search(stated[max(0, first.start() - 2) : first.end()]) is not None
-    if after is None or not (first_unit or priced):
-        return False
-    return after.group("unit").lower() != first_unit
+    sign = CURRENCY_SIGN.search(second.group(0))
+    second_unit = sign[0] if sign else after.group("unit") if after else ""
+    if rate_follows(stated, second.end()):
+        # `$18, or $126 per week`: the value again as a rate of another period, not a second
+        # answer; rates of one quantity are in the ratio of their periods.
+        return same_quantity(one, other)
+    return one_quantity(one, first_unit, other, second_unit)
 
 
 def same_quantity(one: Decimal, other: Decimal) -> bool:
