@@ -165,8 +165,9 @@ UNITS = Relation(
 )
 
 
-def _scaled(divisor: int, form: str) -> Callable[[Case], str | None]:
-    """``form`` with ``{s}`` (the value over ``divisor``), ``{d}`` (as written), ``{cur}``."""
+def _scaled(divisor: int, form: str, priced: bool = False) -> Callable[[Case], str | None]:
+    """``form`` with ``{s}`` (the value over ``divisor``), ``{d}`` (as written), ``{cur}``;
+    ``priced`` forms need an amount in dollars (`$1.8 mil` is a million only with its `$`)."""
 
     def build(case: Case) -> str | None:
         value = case.statement.value
@@ -174,6 +175,8 @@ def _scaled(divisor: int, form: str) -> Callable[[Case], str | None]:
         if value < divisor or scaled != scaled.quantize(Decimal("0.001")):
             return None
         money = "$" if asked_unit(case.question) == "dollars" else ""
+        if priced and not money:
+            return None
         return case.slot(form.format(s=fmt(scaled), d=case.number, cur=money))
 
     return build
@@ -188,6 +191,11 @@ SCALE = Relation(
         _phrasing("$1.8 million", _scaled(1_000_000, "{cur}{s} million")),
         _phrasing("18,000 (18 thousand)", _scaled(1000, "{d} ({s} thousand)")),
         _phrasing("$1.8M", _scaled(1_000_000, "{cur}{s}M")),
+        _phrasing("$18 bn", _scaled(1_000_000_000, "{cur}{s} bn", priced=True)),
+        _phrasing("$1.8 mil", _scaled(1_000_000, "{cur}{s} mil", priced=True)),
+        _phrasing("18 lakh", _scaled(100_000, "{cur}{s} lakh")),
+        _phrasing("18万", _scaled(10_000, "{s}万")),
+        _phrasing("18 mil dólares", _scaled(1000, "{s} mil dólares", priced=True)),
     ),
 )
 

@@ -294,7 +294,7 @@ def _found(
     note = undelivered(found, rule, text, sections, truncated)
     if note:
         return Extraction(None, "none", False, "", note)
-    return Extraction(value, rule, rule == "answer_line", snippet)
+    return Extraction(reader.signed(value, snippet), rule, rule == "answer_line", snippet)
 
 
 _DRAFT_RULES = frozenset(("boxed", "answer_is", "last_number"))

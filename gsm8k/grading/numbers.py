@@ -187,14 +187,26 @@ def value_with_fraction(match: re.Match[str], text: str) -> Decimal | None:
 
 
 _SCALE_WORDS = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
-_SCALE_WORDS |= {"trillion": 10**12}
-_SCALE_LETTERS = {"k": 1000, "m": 10**6, "mn": 10**6, "b": 10**9, "bn": 10**9}
-# A scale after a number: a word (`18 thousand`, `\\text{ million}`), or a letter attached to it
-# (`18k`, `18M`; `B`, `bn`, `mn` only after a currency sign: `$1.8B`).
+_SCALE_WORDS |= {"trillion": 10**12, "lakh": 10**5, "lakhs": 10**5, "crore": 10**7}
+_SCALE_WORDS |= {"crores": 10**7, "millones": 10**6, "millón": 10**6, "millon": 10**6}
+_SCALE_WORDS |= {"tausend": 1000, "millionen": 10**6, "milliarde": 10**9, "milliarden": 10**9}
+_SCALE_WORDS |= {"mille": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "千": 1000}
+_SCALE_LETTERS = {"k": 1000, "m": 10**6, "mn": 10**6, "b": 10**9, "bn": 10**9, "mln": 10**6}
+_SCALE_LETTERS |= {"mio": 10**6, "mil": 10**6}
+# A scale after a number: a word (`18 thousand`, `\\text{ million}`, `₹18 lakh`, `18 Tausend`,
+# `18万`), or a letter attached to it (`18k`, `18M`; `B`, `bn`, `mn` only after a currency sign:
+# `$1.8B`), or an abbreviation after a space, also only with a currency sign (`$18 bn`, `$1.8
+# mil`). `mil` before a Spanish or Portuguese word is that language's thousand (`18 mil dólares`).
 _SCALE = re.compile(
     r"(?:[ \t]?|[ \t]*\\(?:text|mathrm)\{[ \t]*)"
-    r"(?P<word>hundred|thousand|million|billion|trillion)(?![-A-Za-z])"
+    r"(?P<word>(?i:hundred|thousand|million|billion|trillion|lakhs?|crores?|millones|mill[oó]n"
+    r"|tausend|millionen|milliarden?|mille))(?![-A-Za-z])"
     r"|(?P<letter>[kK]|M|B|bn|mn)(?![A-Za-z0-9])"
+    r"|[ \t](?P<spaced>(?i:bn|mn|mln|mio|mil))\.?(?![A-Za-z0-9])"
+    r"|(?P<cjk>[万萬亿億]|千(?![克米瓦卡]))"  # 千克 is a kilogram, 千米 a kilometre
+)
+_THOUSAND_MIL = re.compile(
+    r"[ \t]++(?:de\b|d[oó]lares|pesos|euros|reais|reales|soles)", re.IGNORECASE
 )
 
 
@@ -203,10 +215,17 @@ def _scale_after(match: re.Match[str], text: str) -> Decimal | None:
     scale = _SCALE.match(text, match.end())
     if scale is None or match.group("exponent") is not None:
         return None
-    if scale.group("word"):
-        return Decimal(_SCALE_WORDS[scale.group("word").lower()])
+    word = scale.group("word") or scale.group("cjk")
+    if word:
+        return Decimal(_SCALE_WORDS[word.lower()])
+    priced = _CURRENCY.search(match.group(0)) is not None
+    spaced = scale.group("spaced")
+    if spaced is not None:
+        if spaced.lower() == "mil" and _THOUSAND_MIL.match(text, scale.end()):
+            return Decimal(1000)
+        return Decimal(_SCALE_LETTERS[spaced.lower()]) if priced else None
     letter = scale.group("letter")
-    if letter not in ("k", "K", "M") and not _CURRENCY.search(match.group(0)):
+    if letter not in ("k", "K", "M") and not priced:
         return None
     return Decimal(_SCALE_LETTERS[letter.lower()])
 

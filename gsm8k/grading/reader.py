@@ -184,6 +184,24 @@ class Reader:
         first = self._first_number(stated)
         if first is None or not _LOSS_BEFORE.search(stated[: first.start()]):
             return False
+        return self._asks_profit()
+
+    def signed(self, value: Decimal, snippet: str) -> Decimal:
+        """The value the statement ``snippet`` (found in the text) delivers, with its sign: a
+        loss where the question asks for a profit is negative, however the statement calls it
+        (`Mark lost $18.`, `#### loss of $18`, `ANSWER: $18 (loss)`, `a negative profit of $18`).
+        """
+        at = self.text.rfind(snippet)
+        first = self._first_number(snippet)
+        if value <= 0 or at < 0 or first is None or not self._asks_profit():
+            return value
+        head = self.text[max(0, at - _LOSS_LOOK) : at] + snippet[: first.start()]
+        end = at + len(snippet)
+        tail = snippet[first.end() :] + self.text[end : end + _LOSS_LOOK]
+        called_loss = _LOSS_BEFORE.search(head) or _LOSS_AFTER.match(tail)
+        return -value if called_loss else value
+
+    def _asks_profit(self) -> bool:
         asked = asking_text(self.question_text)
         return bool(_PROFIT.search(asked)) and not _LOSS_WORD.search(asked)
 
@@ -280,7 +298,16 @@ _CLOCK = re.compile(
     r":(?P<minutes>[0-5]\d)(?![\d:])(?:[ \t]?(?:[ap]\.?m\.?)(?![A-Za-z]))?", re.IGNORECASE
 )
 _HOURS = 24
-_LOSS_BEFORE = re.compile(r"\b(?:loss|lost|lose|loses|deficit)\b[^\d\n]{0,12}$", re.IGNORECASE)
+_LOSS_BEFORE = re.compile(
+    r"\b(?:loss|lost|lose|loses|losing|deficit|negative)\b[^\d\n.!?]{0,12}$", re.IGNORECASE
+)
+# A loss named after the value: `$18 loss`, `$18 (net loss)`, `$18 at a loss`, `$18 in losses`.
+_LOSS_AFTER = re.compile(
+    r"[ \t]*+(?:dollars[ \t]++)?\(?[ \t]*+(?:(?:a|at[ \t]+a|in|net|total)[ \t]++)?"
+    r"(?:loss(?:es)?|deficit)\b",
+    re.IGNORECASE,
+)
+_LOSS_LOOK = 24
 _PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
 _LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")
 
