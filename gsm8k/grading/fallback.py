@@ -20,6 +20,7 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 _NOT_BEFORE_NUMBER = re.compile(r"(?:\bnot|n['’]t)[ \t]+$|(?:≠|!=)[ \t]*$", re.IGNORECASE)
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
+_RESULT_BEFORE = re.compile(r"(?:=|>>)[ \t]?\\?\$?[ \t]?$")
 # A list marker has its item on its line: a bare ` 18. ` line is a number, not a marker.
 _LIST_MARKER = re.compile(r"[.)][ \t]++[^\s]")
 _LINE_START_BEFORE = re.compile(r"\n[ \t]*$")
@@ -97,6 +98,8 @@ class _Sentence:
     """The last number that does not restate the question (`run **10 cycles** … for $1.`)."""
     bold: Found | None = None
     wanted: bool = False
+    result: Found | None = None
+    """A number equal to the result of the working's last computation (`= 12`) before it."""
 
 
 def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
@@ -112,6 +115,10 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     sentence = _Sentence()
     sentence_start = start
     skip_until = -1
+    last_result: Decimal | None = None
+
+    def _in_question(found: Found) -> bool:
+        return found[0].copy_abs() in reader.question
 
     def close_sentence(end: int) -> None:
         nonlocal sentence, sentence_start
@@ -124,6 +131,12 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             chosen = sentence.last
             if sentence.last_restates:
                 chosen = sentence.fresh or sentence.bold or sentence.kept or sentence.last
+            restated = sentence.result
+            if restated is not None and chosen[0] != restated[0] and _in_question(chosen):
+                # "She pays $20, which is $10 less than the full $30.", "He saves for 12 days to
+                # buy the bike that costs $300.": the sentence names the working's last result
+                # and goes on to restate the question; the result is what it delivers.
+                chosen = sentence.fresh = restated
             only_restates = sentence.last_restates and chosen is sentence.last
             if only_restates and result.computed:
                 # "She makes $18 a day. She sells at $2 each.": a closing sentence that only
@@ -165,9 +178,12 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         in_question = value.copy_abs() in reader.question
         sentence.last = found
         bold = _in_bold(text, sentence_start, match.start())
+        # A number after `=` is the result of working (`20*3=60 meters`), never a restatement.
+        computed = _RESULT_BEFORE.search(text, max(0, match.start() - 4), match.start())
         sentence.last_restates = (
             in_question
             and not bold
+            and computed is None
             and restates_question(
                 text, match.start(), number_end, value, reader.quantities, sentence_start
             )
@@ -176,13 +192,19 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         if means is not None and sentence.fresh is not None:
             # "So Janet makes $18 by selling 9 eggs.": the 9 is the means, 18 the result.
             sentence.last_restates = True
-        elif not in_question and not _derived_restatement(reader, text, number_end):
+        elif computed is not None or (
+            not in_question and not _derived_restatement(reader, text, number_end)
+        ):
             sentence.fresh = found
         if bold:
             sentence.bold = found
         if not sentence.last_restates:
             sentence.kept = found
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
+        if computed is not None:
+            last_result = value
+        elif value == last_result:
+            sentence.result = found
     close_sentence(len(text) if end is None else end.start())
     return result
 

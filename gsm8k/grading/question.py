@@ -39,7 +39,11 @@ _PREPOSITION_BEFORE = re.compile(
 _SENTENCE_ENDS_AFTER = re.compile(r"[ \t*_]*(?:[.!,;]|$)")
 # A clause that restates the question's premises: `…, where each page has 450 words.`
 _PREMISE_CLAUSE = re.compile(
-    r",[ \t]+(?:where|since|given[ \t]+that|given|because|as|with|if)\b[^.!?\n,]*$",
+    r",[ \t]+(?:where|since|given[ \t]+that|given|because|as|with|if)\b[^.!?\n,]*$"
+    # The conjunctions that open a condition or reason need no comma: `So the result is 18 when
+    # there are 16 eggs.`, `… 12 minutes to speak 10 pages if each page has 450 words.`
+    r"|[ \t](?:when|whenever|if|since|because|once|while|given[ \t]+that|provided)[ \t]"
+    r"[^.!?\n,]*$",
     re.IGNORECASE,
 )
 _PREMISE_LOOK = 80
