@@ -33,7 +33,8 @@ ROWS = [
         id="means-after-the-answer",
     ),
     pytest.param(
-        "Janet's ducks lay 16 eggs per day. She sells 9 of them for $2 each. How much does she make?",
+        "Janet's ducks lay 16 eggs per day. She sells 9 of them for $2 each. "
+        "How much does she make?",
         "9 * 2 = 18\nSo the result is 18 when there are 16 eggs.",
         "18",
         id="condition-clause-without-a-comma",
@@ -41,7 +42,8 @@ ROWS = [
     pytest.param(
         "James runs 3 sprints of 20 meters, 1 time a week. He runs 60 meters each week. "
         "How many total meters does he run a week?",
-        "So he runs 20*3=60 meters in total each week\nTherefore, the total comes to 60 for the 3 sprints.",
+        "So he runs 20*3=60 meters in total each week\n"
+        "Therefore, the total comes to 60 for the 3 sprints.",
         "60",
         id="a-computed-value-that-the-question-also-states",
     ),
