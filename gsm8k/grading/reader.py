@@ -256,7 +256,14 @@ class Reader:
         if PLACEHOLDER.fullmatch(snippet):
             return None
         equals = _last_working_equals(snippet)
-        stated = snippet if equals is None else snippet[equals + 1 :]
+        if equals is not None and _ARITHMETIC_ONLY.match(snippet, equals + 1):
+            # `$18 = $2 × 9 eggs`: the value, then the working that gives it.
+            lone = _LONE_VALUE.match(snippet[:equals])
+            stated = lone.group("value") if lone is not None else snippet[equals + 1 :]
+        elif equals is not None:
+            stated = snippet[equals + 1 :]
+        else:
+            stated = snippet[_working_before(snippet) :]
         # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
         stated = _NEGATED_NUMBER.sub(" ", stated)
         folded = stated.lower()
@@ -310,6 +317,45 @@ _LOSS_AFTER = re.compile(
 _LOSS_LOOK = 24
 _PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
 _LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")
+
+
+# Working said in words before the value it gives: `Half of 40 is 20`, `25% of 80 is 20`, `2 times
+# 9 is 18`, `9 eggs at $2 each makes $18`. The words before `is` hold a number and an operation.
+_WORKING_IS = re.compile(
+    r"(?P<working>[^\n]{0,80}?\d[^\n]{0,80}?)[ \t]++(?:is|are|equals|makes|gives|comes[ \t]+to)"
+    r"[ \t]++(?=[^\d\n]{0,12}\d)",
+    re.IGNORECASE,
+)
+_OPERATION_WORD = re.compile(
+    r"\b(?:times|plus|minus|divided|multiplied|half|double|twice|triple|thrice|percent|of|each)\b"
+    r"|[%×*+÷/−]|\d[ \t]+[x-][ \t]+\d",
+    re.IGNORECASE,
+)
+# A leading phrase of time or place before the statement: `In 10 years, Tim gets 300 lemons.`
+_LEADING_PHRASE = re.compile(
+    r"[ \t]*+(?:in|after|within|over|for|by)[ \t]++[^,\n\d]{0,20}+\d++(?:\.\d++)?+"
+    r"[^,\n\d]{0,30}+,[ \t]*+"
+    r"(?=[^\n]*\d)",
+    re.IGNORECASE,
+)
+_ARITHMETIC_ONLY = re.compile(
+    r"[ \t]*+\\?\$?[ \t]?\d[\d,.]*+[ \t]*+(?:[A-Za-z]{1,12}[ \t]*+)?(?:[×*÷+−]|\\times|\\cdot|x\b)"
+)
+_LONE_VALUE = re.compile(r"[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)[ \t]*+\Z")
+
+
+def _working_before(snippet: str) -> int:
+    """Where the stated value starts, after working said in words or a leading phrase (`Half of
+    40 is 20`, `In 10 years, Tim gets 300 lemons.`); 0 when the snippet opens with it."""
+    colon = max(snippet.find(":"), snippet.find("："))
+    head = colon + 1 if colon >= 0 else 0
+    leading = _LEADING_PHRASE.match(snippet, head)
+    if leading is not None:
+        return leading.end()
+    working = _WORKING_IS.match(snippet, head)
+    if working is not None and _OPERATION_WORD.search(working.group("working")):
+        return working.end()
+    return 0
 
 
 def _last_working_equals(snippet: str) -> int | None:

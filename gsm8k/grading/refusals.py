@@ -27,7 +27,8 @@ _VARIABLE_LOOK = 8
 # Every operator glyph counts: the minus sign `−` (U+2212), `x` between two numbers, the dots
 # `·` and `⋅`, `∗`, `÷`, `\\cdot`.
 _OPERATION = re.compile(
-    r"[ \t]*+(?:[×*÷+−·⋅∗∙]|\\times|\\cdot|\\div|(?<=[ \t])[-x](?=[ \t]))[ \t]*+\\?[$£€¥₹]?"
+    r"[ \t]*+(?:[×*÷+−·⋅∗∙]|\\times|\\cdot|\\div|(?<=[ \t])[-x](?=[ \t])"
+    r"|(?<=[ \t])(?:times|plus|minus|multiplied[ \t]by|divided[ \t]by)(?=[ \t]))[ \t]*+\\?[$£€¥₹]?"
     r"(?!10[ \t]*(?:\^|\*\*|[⁰¹²³⁴-⁹]))\d"
 )
 # A function of the stated number, or words that make it an operand: `\\sqrt{18}`, `√18`,
