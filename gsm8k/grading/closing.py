@@ -59,7 +59,9 @@ _NO_ANSWER = re.compile(
 # information to answer how much she makes per week` ends on another quantity, `Let me know if
 # anything is unclear` names no answer.
 _MISSING = re.compile(
-    r"\b(?:answers?|answered|question|information|info|solution|problem|data|details)\b(?!['’]s)",
+    r"\b(?:answers?|answered|question|information|info|solution|problem|data|details"
+    # The asked quantity by a name of its own: `So the amount cannot be determined.`
+    r"|amount|total|sum|result|value|figure|number)\b(?!['’]s)",
     re.IGNORECASE,
 )
 # What says it cannot be had: a negated verb of finding it (`cannot be determined`, `unable to

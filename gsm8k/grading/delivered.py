@@ -110,8 +110,8 @@ _CONCLUSION = re.compile(
 # Another value offered after a hedged statement, without an answer mark: `…, but it could be 20`,
 # `Or maybe 20.`
 _OTHER_VALUE = re.compile(
-    r"\b(?:or|but|alternatively|otherwise|maybe|perhaps|possibly|could|might|though|although"
-    r"|else)\b[^.!?\n\d]{0,80}\d",
+    r"(?:\b(?:or|but|alternatively|alt|otherwise|maybe|perhaps|possibly|could|might|though"
+    r"|although|else)\b|\balt\.)[^.!?\n\d]{0,80}\d",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")

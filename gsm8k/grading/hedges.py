@@ -102,13 +102,16 @@ _ALTERNATIVE_WORDS = frozenset(
 ) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或"))
 _ALTERNATIVE_HINT = re.compile(
     r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или)\b"
-    r"|或|[—–~∼∨|±]",
+    r"|或|[—–~∼∨|±]|(?<=\d)-(?=\d)|/[ \t]*+\\?[$£€¥₹]",
     re.IGNORECASE,
 )
 # A range written with a sign or with `to` (`$18 – $20`, `18 to 20 dollars`, `$18 ~ $20`) offers
 # two values when the second closes the sentence with a unit of its own: a bare pair is as often
 # a score or a subtraction (`(98–95)`), and `from $18 to $20` is a change, not a range.
 _RANGE_SIGN = re.compile(r"[—–~∼∨|±]")
+# An unspaced hyphen between two values, or a slash before a price (`18-20`, `$18 / $20`).
+_PAIR_SIGN = re.compile(r"-|[ \t]*+/[ \t]*+\\?(?=[$£€¥₹])")
+_SLASH = re.compile(r"[ \t]*+/[ \t]*+")
 _FROM_BEFORE = re.compile(r"(?<!somewhere[ \t])(?<!anywhere[ \t])\bfrom[ \t]+[$£€¥₹]?\Z", re.I)
 _CLOSES_WITH_UNIT = re.compile(
     r"[ \t]*+[A-Za-z]{2,12}(?:[ \t]++(?:a|per|each)[ \t]++[A-Za-z]+)?[ \t]*+[.!)*_]*+[ \t]*+\Z"
@@ -240,6 +243,13 @@ def _alternatives_in_one(text: str, values: list[Value], offered: bool = False) 
     # Unhedged, only the value the sentence closes on is its statement (`In 1 or 2 days she
     # makes $18.` states 18).
     for first, second in pairwise(values[-2:] if offered else values):
+        pair = _PAIR_SIGN.fullmatch(text, first[2], second[1]) or (
+            _CURRENCY.match(text, second[1]) and _SLASH.fullmatch(text, first[2], second[1])
+        )
+        if pair and _closes(text, second) and not _one_quantity(text, first, second):
+            # `about 18-20 dollars.`, `$18 / $20.`: a range or a choice that closes the
+            # sentence, not a subtraction or a fraction still to be worked out.
+            return True
         if same_number(first[0], second[0]) or _operand(text, first) or _operand(text, second):
             continue
         gap = text[first[2] : second[1]].replace("and/or", "or")
@@ -268,6 +278,11 @@ def _ranged(text: str, first: Value, second: Value, gap: str, words: list[str]) 
         return False
     if len(words) == 2 and words[0] != _unit(text, second):
         return False  # `3 apples to 4 friends`: two quantities, not one range
+    return _closes(text, second)
+
+
+def _closes(text: str, second: Value) -> bool:
+    """Whether a value closes its sentence, alone or with its unit (`20 dollars.`, `$20.`)."""
     end = text.find("\n", second[2])
     closing = text[second[2] : len(text) if end < 0 else end]
     priced = _unit(text, second).startswith("$")

@@ -264,6 +264,9 @@ class Reader:
             stated = snippet[equals + 1 :]
         else:
             stated = snippet[_working_before(snippet) :]
+        label = _LABEL.match(stated)
+        if label is not None:
+            stated = stated[label.end() :]  # `\\text{Day 1: } 18`: the value after its label
         # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
         stated = _NEGATED_NUMBER.sub(" ", stated)
         folded = stated.lower()
@@ -337,6 +340,11 @@ _LEADING_PHRASE = re.compile(
     r"[^,\n\d]{0,30}+,[ \t]*+"
     r"(?=[^\n]*\d)",
     re.IGNORECASE,
+)
+# A label with its own number before the value: `Day 1: 18`, `\\text{Week 2: } 18`.
+_LABEL = re.compile(
+    r"[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}[ \t]++\d{1,3}[ \t]*+:[ \t]++\}?"
+    r"(?=[ \t]*+[-−]?\\?[$£€¥₹]?[ \t]?\d)"
 )
 _ARITHMETIC_ONLY = re.compile(
     r"[ \t]*+\\?\$?[ \t]?\d[\d,.]*+[ \t]*+(?:[A-Za-z]{1,12}[ \t]*+)?(?:[×*÷+−]|\\times|\\cdot|x\b)"

@@ -61,7 +61,11 @@ _BOUND_BEFORE = re.compile(
 # not `$168 f` or `2`.
 _ALTERNATIVE = re.compile(
     r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?"
-    r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или)|and|to)[ \t]+"
+    r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или"
+    r"|alt(?:\.|:|ernatively)?:?)|and|to)[ \t]+"
+    # An unspaced hyphen between two values is a range (`18-20`) or a subtraction not done;
+    # a slash before a price is a choice (`$18 / $20`), never a fraction.
+    r"|(?<=\d)-(?=\d)|[ \t]*+/[ \t]*+(?=\\?[$£€¥₹])"
     r"|\(?[ \t]*(?:[–—;~∼|±&∨]|\+/-|\\pm\b)[ \t]*"
     r"|\(?[ \t]*或者?[ \t]*|,[ \t]+|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
