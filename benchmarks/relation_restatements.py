@@ -217,9 +217,10 @@ def _signed(gain: str, loss: str) -> Callable[[Case], str | None]:
 
     def build(case: Case) -> str | None:
         value = case.statement.value
-        if value == 0:
-            return None
-        return case.slot((gain if value > 0 else loss).format(v=fmt(abs(value))))
+        form = gain if value > 0 else loss
+        if value == 0 or ("$" in form and asked_unit(case.question) == "cents"):
+            return None  # `$90` is 9000 when cents are asked: another value, not a restatement
+        return case.slot(form.format(v=fmt(abs(value))))
 
     return build
 
