@@ -88,6 +88,26 @@ _PADDING_TOKEN = re.compile(
 _PADDING_TOKEN_LOOK = 40
 
 
+# A text that ends on a short number right after an operator or a copula, with no mark after it
+# (`… 9 times 2 is 1`, `… would be 18 + 1`): cut inside that number or the working it ends.
+_MID_NUMBER = re.compile(
+    r"(?:[-+*/×÷=]|\b(?:is|be|equals|times|plus|minus|of|by|to|gives|makes)\b)[ \t]*+\\?\$?"
+    r"[ \t]?\d{1,4}\Z",
+    re.IGNORECASE,
+)
+
+
+def cut_mid_number(text: str, answer_text: str) -> bool:
+    """Whether ``answer_text`` was followed by more than :data:`CUT_TEXT_LENGTH` characters of
+    working that end on a number cut short (a thinking budget stopping a model mid-number, with
+    no stop reason to say so): the answer was a draft."""
+    stripped = text.rstrip()
+    if _MID_NUMBER.search(stripped, max(0, len(stripped) - 40)) is None:
+        return False
+    stated = text.rfind(answer_text)
+    return stated >= 0 and len(stripped) - (stated + len(answer_text)) > CUT_TEXT_LENGTH
+
+
 def left_as_draft(text: str, answer_text: str) -> bool:
     """Whether ``answer_text``, stated in ``text``, was followed by working that was cut off."""
     stripped = text.rstrip()

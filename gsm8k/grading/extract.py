@@ -54,7 +54,13 @@ from typing import Literal, cast, get_args
 from gsm8k.grading.closing import find_closing_number
 from gsm8k.grading.delivered import deliver
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
-from gsm8k.grading.endings import CUT_TEXT_LENGTH, left_as_draft, stops_mid_sentence, strip_padding
+from gsm8k.grading.endings import (
+    CUT_TEXT_LENGTH,
+    cut_mid_number,
+    left_as_draft,
+    stops_mid_sentence,
+    strip_padding,
+)
 from gsm8k.grading.glyphs import join_split_numbers
 from gsm8k.grading.marks import (
     cut_restatement,
@@ -290,6 +296,8 @@ def _found(
             # `\boxed{18}.\n\nWait, I misread. Let me restart: …` and the cut: stated once, then
             # doubted; a value restated by answer marks through the checks was delivered.
             return Extraction(None, "none", False, "", DOUBTED_DRAFT)
+    elif not sections.loop and rule in _DRAFT_RULES and cut_mid_number(text, snippet):
+        return Extraction(None, "none", False, "", CUT_AFTER_DRAFT)
     # A loop or cut after the answer keeps it only when it delivered it (gsm8k.grading.delivery).
     note = undelivered(found, rule, text, sections, truncated)
     if note:
