@@ -53,6 +53,7 @@ MODULES = (
     "closing",
     "box_values",
     "units",
+    "stated",
 )
 """The grading modules whose patterns are attacked (``gsm8k.grading.<name>``)."""
 ONE_LINE = "ANSWER: 18"

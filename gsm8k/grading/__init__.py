@@ -11,7 +11,8 @@ Modules, in the order a completion goes through them: ``glyphs`` (characters ins
 numbers), ``sections`` (reasoning blocks, answer sections, invented follow-ups) with ``endings``
 (cuts, padding, loops), ``extract`` (the extraction rules in order, with ``rules`` for the
 explicit marks, ``marks`` for choosing among several, ``phrases``, ``fallback``, ``reader`` and
-``refusals`` for what a stated value is, ``question`` for the sample's question and ``words`` for
+``refusals`` for what a stated value is, ``stated`` for the part of a statement that states it,
+``units`` for the unit it is read in, ``question`` for the sample's question and ``words`` for
 answers in words), ``delivered`` (what an answer statement delivers, given what follows it) and
 ``delivery`` (loops and cuts after it), ``numbers`` (reading and comparing numbers), ``golds``
 (GSM-Plus's ``NONE``, fraction and rounded golds), ``verdict``

@@ -20,6 +20,18 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 _NOT_BEFORE_NUMBER = re.compile(r"(?:\bnot|n['’]t)[ \t]+$|(?:≠|!=)[ \t]*$", re.IGNORECASE)
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
+# A difference named after a value (`$10 less than the full $30`): a comparison, not a result.
+_COMPARISON = re.compile(
+    r"[ \t]*+(?:[A-Za-z]{1,12}[ \t]++)?(?:less|more|fewer|greater|cheaper|longer|shorter|older"
+    r"|younger|higher|lower)[ \t]++than\b",
+    re.IGNORECASE,
+)
+# A check of the answer against the question after it: `Check: 12 * 25 = 300.`, `… = 300 ✓`.
+_CHECK = re.compile(
+    r"(?:^|\n)[ \t*_#>-]*+(?:check(?:ing)?|verify|verification|double[- ]check|sanity[ \t]+check"
+    r"|proof)\b|[✓✔]",
+    re.IGNORECASE,
+)
 _RESULT_BEFORE = re.compile(r"(?:=|>>)[ \t]?\\?\$?[ \t]?$")
 # A list marker has its item on its line: a bare ` 18. ` line is a number, not a marker.
 _LIST_MARKER = re.compile(r"[.)][ \t]++[^\s]")
@@ -138,7 +150,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
                 # and goes on to restate the question; the result is what it delivers.
                 chosen = sentence.fresh = restated
             only_restates = sentence.last_restates and chosen is sentence.last
-            if only_restates and result.computed:
+            checks = _CHECK.search(text, sentence_start, end) is not None
+            if (only_restates or checks) and result.computed:
                 # "She makes $18 a day. She sells at $2 each.": a closing sentence that only
                 # restates the question does not take back the result computed before it.
                 sentence, sentence_start = _Sentence(), end + 1
@@ -193,7 +206,9 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             # "So Janet makes $18 by selling 9 eggs.": the 9 is the means, 18 the result.
             sentence.last_restates = True
         elif computed is not None or (
-            not in_question and not _derived_restatement(reader, text, number_end)
+            not in_question
+            and not _derived_restatement(reader, text, number_end)
+            and not _COMPARISON.match(text, number_end)
         ):
             sentence.fresh = found
         if bold:

@@ -183,7 +183,8 @@ def two_guesses(reader: Reader) -> bool:
     if not strong and not _ALTERNATIVE_HINT.search(last):
         return False
     values = _values(reader, last_start, last_end)
-    if _alternatives_in_one(text, values, offered=not strong):
+    delivered = find_last_number(reader) if not strong else None
+    if _alternatives_in_one(text, values, offered=not strong, delivered=delivered):
         return True
     if not strong or len(sentences) < 2 or not _bare_guess(reader, last_start, last_end):
         return False
@@ -235,20 +236,28 @@ def _values(reader: Reader, start: int, end: int) -> list[Value]:
     return found
 
 
-def _alternatives_in_one(text: str, values: list[Value], offered: bool = False) -> bool:
+def _alternatives_in_one(
+    text: str, values: list[Value], offered: bool = False, delivered: Found | None = None
+) -> bool:
     """Two values side by side in one sentence, the second offered as an alternative to the
     first: nothing between them but alternative and hedge words (and the first one's unit).
     With ``offered`` (a sentence no strong hedge word hedges) a word that offers an alternative
-    must stand between them (`She makes $18 or $20.`, `between 18 and 20`)."""
-    # Unhedged, only the value the sentence closes on is its statement (`In 1 or 2 days she
-    # makes $18.` states 18).
-    for first, second in pairwise(values[-2:] if offered else values):
+    must stand between them (`She makes $18 or $20.`, `between 18 and 20`), and one of the two is
+    the value the sentence delivers (``delivered``, else its last): `In 1 or 2 days she makes
+    $18.` states 18, and `She makes $18 or $20 from her 16 eggs.` offers two."""
+    pairs = list(pairwise(values))
+    if offered:
+        wanted = values[-1][0] if delivered is None else delivered[0]
+        pairs = [pair for pair in pairs if wanted in (pair[0][0], pair[1][0])]
+    for first, second in pairs:
         pair = _PAIR_SIGN.fullmatch(text, first[2], second[1]) or (
             _CURRENCY.match(text, second[1]) and _SLASH.fullmatch(text, first[2], second[1])
         )
-        if pair and _closes(text, second) and not _one_quantity(text, first, second):
-            # `about 18-20 dollars.`, `$18 / $20.`: a range or a choice that closes the
-            # sentence, not a subtraction or a fraction still to be worked out.
+        priced = _CURRENCY.match(text, first[1]) and _CURRENCY.match(text, second[1])
+        closes = _closes(text, second) or (priced and not _OPERATOR_AFTER.match(text, second[2]))
+        if pair and closes and not _one_quantity(text, first, second):
+            # `about 18-20 dollars.`, `$18 / $20.`, `$18-$20 from her 16 eggs`: a range or a
+            # choice, not a subtraction or a fraction still to be worked out.
             return True
         if same_number(first[0], second[0]) or _operand(text, first) or _operand(text, second):
             continue

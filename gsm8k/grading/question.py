@@ -43,7 +43,14 @@ _PREMISE_CLAUSE = re.compile(
     # The conjunctions that open a condition or reason need no comma: `So the result is 18 when
     # there are 16 eggs.`, `… 12 minutes to speak 10 pages if each page has 450 words.`
     r"|[ \t](?:when|whenever|if|since|because|once|while|given[ \t]+that|provided)[ \t]"
-    r"[^.!?\n,]*$",
+    r"[^.!?\n,]*$"
+    # A relative clause or a purpose that restates the question's data (`… the bike that costs
+    # $300`, `… to make a total of $135`), and a participle after a comma (`, saving $25 a day`).
+    r"|[ \t](?:that|which|who)[ \t]+(?:costs?|is|are|was|were|has|have|had|holds?|contains?"
+    r"|weighs?|lasts?|takes?)\b[^.!?\n,]*$"
+    r"|\bto[ \t]+(?:buy|afford|make|reach|get|pay[ \t]+for|cover|save|earn|fill|finish"
+    r"|complete)\b[^.!?\n,]*$"
+    r"|,[ \t]+[a-z]{3,12}ing\b[^.!?\n,]*$",
     re.IGNORECASE,
 )
 _PREMISE_LOOK = 80

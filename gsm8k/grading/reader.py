@@ -22,8 +22,15 @@ from gsm8k.grading.numbers import (
     value_with_fraction,
 )
 from gsm8k.grading.question import quantity_after, question_numbers, question_quantities
-from gsm8k.grading.refusals import CURRENCY_SIGN, refusal_at
-from gsm8k.grading.units import asking_text, compound_at, in_asked_unit, stated_unit
+from gsm8k.grading.refusals import CURRENCY_SIGN, HEDGED, refusal_at
+from gsm8k.grading.stated import offers_no_one_value, stated_part
+from gsm8k.grading.units import (
+    asking_text,
+    compound_at,
+    in_asked_scale,
+    in_asked_unit,
+    stated_unit,
+)
 
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
@@ -160,7 +167,7 @@ class Reader:
             dot_thousands = _AMBIGUOUS_DOT.search(stated) is not None and self.dot_thousands
             mixed = parse_number(stated.replace("\\%", "%"), dot_thousands)
         if mixed is not None and self.question_text:
-            mixed = self._in_asked_unit(stated, mixed)
+            mixed = in_asked_scale(self._in_asked_unit(stated, mixed), self.question_text)
         if mixed is not None and mixed > 0 and self._loss_for_profit(stated):
             return -mixed  # `a loss of $18` when the question asks for the profit is -18
         return mixed
@@ -176,7 +183,7 @@ class Reader:
             return value
         mixed = self.mixed_at(first, stated)
         end = first.end() if mixed is None else mixed[1]
-        unit = stated_unit(stated, end, priced)
+        unit = stated_unit(stated, end, priced, self.question_text)
         return value if unit is None else in_asked_unit(value, unit, self.question_text)
 
     def _loss_for_profit(self, stated: str) -> bool:
@@ -192,13 +199,18 @@ class Reader:
         (`Mark lost $18.`, `#### loss of $18`, `ANSWER: $18 (loss)`, `a negative profit of $18`).
         """
         at = self.text.rfind(snippet)
-        first = self._first_number(snippet)
-        if value <= 0 or at < 0 or first is None or not self._asks_profit():
+        if value <= 0 or at < 0 or not self._asks_profit():
             return value
-        head = self.text[max(0, at - _LOSS_LOOK) : at] + snippet[: first.start()]
+        # The number that states the value (`Although he lost 2 eggs, he earned a profit of
+        # $18.`: the 18, not the 2 of another loss).
+        stated = [m for m in NUMBER_PATTERN.finditer(snippet) if number_from_match(m) == value]
+        number = stated[-1] if stated else self._first_number(snippet)
+        if number is None:
+            return value
+        head = self.text[max(0, at - _LOSS_LOOK) : at] + snippet[: number.start()]
         end = at + len(snippet)
-        tail = snippet[first.end() :] + self.text[end : end + _LOSS_LOOK]
-        called_loss = _LOSS_BEFORE.search(head) or _LOSS_AFTER.match(tail)
+        tail = snippet[number.end() :] + self.text[end : end + _LOSS_LOOK]
+        called_loss = _LOSS_BEFORE.search(head[-_LOSS_LOOK:]) or _LOSS_AFTER.match(tail)
         return -value if called_loss else value
 
     def _asks_profit(self) -> bool:
@@ -255,18 +267,7 @@ class Reader:
     def _stated(self, snippet: str) -> str | None:
         if PLACEHOLDER.fullmatch(snippet):
             return None
-        equals = _last_working_equals(snippet)
-        if equals is not None and _ARITHMETIC_ONLY.match(snippet, equals + 1):
-            # `$18 = $2 × 9 eggs`: the value, then the working that gives it.
-            lone = _LONE_VALUE.match(snippet[:equals])
-            stated = lone.group("value") if lone is not None else snippet[equals + 1 :]
-        elif equals is not None:
-            stated = snippet[equals + 1 :]
-        else:
-            stated = snippet[_working_before(snippet) :]
-        label = _LABEL.match(stated)
-        if label is not None:
-            stated = stated[label.end() :]  # `\\text{Day 1: } 18`: the value after its label
+        stated = stated_part(snippet)
         # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
         stated = _NEGATED_NUMBER.sub(" ", stated)
         folded = stated.lower()
@@ -300,6 +301,8 @@ class Reader:
         first = self._first_number(stated)
         if first is None:
             return None
+        if offers_no_one_value(stated):
+            return HEDGED
         return refusal_at(stated, first, self.mixed_at(first, stated) is not None)
 
 
@@ -309,75 +312,16 @@ _CLOCK = re.compile(
 )
 _HOURS = 24
 _LOSS_BEFORE = re.compile(
-    r"\b(?:loss|lost|lose|loses|losing|deficit|negative)\b[^\d\n.!?]{0,12}$", re.IGNORECASE
+    r"\b(?:loss|lost|lose|loses|losing|deficit|negative|decreased?|declined?|dropped|fell)\b"
+    r"(?:[ \t]+by)?[^\d\n.!?]{0,12}$",
+    re.IGNORECASE,
 )
 # A loss named after the value: `$18 loss`, `$18 (net loss)`, `$18 at a loss`, `$18 in losses`.
 _LOSS_AFTER = re.compile(
     r"[ \t]*+(?:dollars[ \t]++)?\(?[ \t]*+(?:(?:a|at[ \t]+a|in|net|total)[ \t]++)?"
-    r"(?:loss(?:es)?|deficit)\b",
+    r"(?:loss(?:es)?|deficit|decrease|decline|drop|reduction)\b",
     re.IGNORECASE,
 )
 _LOSS_LOOK = 24
 _PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
 _LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")
-
-
-# Working said in words before the value it gives: `Half of 40 is 20`, `25% of 80 is 20`, `2 times
-# 9 is 18`, `9 eggs at $2 each makes $18`. The words before `is` hold a number and an operation.
-_WORKING_IS = re.compile(
-    r"(?P<working>[^\n]{0,80}?\d[^\n]{0,80}?)[ \t]++(?:is|are|equals|makes|gives|comes[ \t]+to)"
-    r"[ \t]++(?=[^\d\n]{0,12}\d)",
-    re.IGNORECASE,
-)
-_OPERATION_WORD = re.compile(
-    r"\b(?:times|plus|minus|divided|multiplied|half|double|twice|triple|thrice|percent|of|each)\b"
-    r"|[%×*+÷/−]|\d[ \t]+[x-][ \t]+\d",
-    re.IGNORECASE,
-)
-# A leading phrase of time or place before the statement: `In 10 years, Tim gets 300 lemons.`
-_LEADING_PHRASE = re.compile(
-    r"[ \t]*+(?:in|after|within|over|for|by)[ \t]++[^,\n\d]{0,20}+\d++(?:\.\d++)?+"
-    r"[^,\n\d]{0,30}+,[ \t]*+"
-    r"(?=[^\n]*\d)",
-    re.IGNORECASE,
-)
-# A label with its own number before the value: `Day 1: 18`, `\\text{Week 2: } 18`.
-_LABEL = re.compile(
-    r"[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}[ \t]++\d{1,3}[ \t]*+:[ \t]++\}?"
-    r"(?=[ \t]*+[-−]?\\?[$£€¥₹]?[ \t]?\d)"
-)
-_ARITHMETIC_ONLY = re.compile(
-    r"[ \t]*+\\?\$?[ \t]?\d[\d,.]*+[ \t]*+(?:[A-Za-z]{1,12}[ \t]*+)?(?:[×*÷+−]|\\times|\\cdot|x\b)"
-)
-_LONE_VALUE = re.compile(r"[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)[ \t]*+\Z")
-
-
-def _working_before(snippet: str) -> int:
-    """Where the stated value starts, after working said in words or a leading phrase (`Half of
-    40 is 20`, `In 10 years, Tim gets 300 lemons.`); 0 when the snippet opens with it."""
-    colon = max(snippet.find(":"), snippet.find("："))
-    head = colon + 1 if colon >= 0 else 0
-    leading = _LEADING_PHRASE.match(snippet, head)
-    if leading is not None:
-        return leading.end()
-    working = _WORKING_IS.match(snippet, head)
-    if working is not None and _OPERATION_WORD.search(working.group("working")):
-        return working.end()
-    return 0
-
-
-def _last_working_equals(snippet: str) -> int | None:
-    """The position of the last `=` that shows working (`9 * 2 = 18`), or ``None``.
-
-    An `=` inside an open bracket is an aside after the stated value (`18 (= 9 × 2)`,
-    `18 (with x = 2)`), not working that leads to it.
-    """
-    depth, found = 0, None
-    for position, char in enumerate(snippet):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth = max(0, depth - 1)
-        elif char == "=" and depth == 0 and snippet[position - 1 : position] not in ("!", "<", ">"):
-            found = position  # `x != 18`, `<=`, `>=` compare; they do not show working
-    return found

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from gsm8k.grading.numbers import NUMBER_PATTERN, number_from_match
-from gsm8k.grading.units import one_quantity, rate_follows
+from gsm8k.grading.numbers import NUMBER_PATTERN, number_from_match, parse_number
+from gsm8k.grading.units import competing, one_quantity, rate_follows, same_unit
 from gsm8k.grading.words import number_in_words
 
 CURRENCY_SIGN = re.compile(r"[$£€¥₹]")
@@ -65,12 +65,13 @@ _ALTERNATIVE = re.compile(
     r"|alt(?:\.|:|ernatively)?:?)|and|to)[ \t]+"
     # An unspaced hyphen between two values is a range (`18-20`) or a subtraction not done;
     # a slash before a price is a choice (`$18 / $20`), never a fraction.
-    r"|(?<=\d)-(?=\d)|[ \t]*+/[ \t]*+(?=\\?[$£€¥₹])"
+    r"|(?<=\d)(?<!\b(?:19|20)\d\d)-(?=\\?[$£€¥₹]?\d)|[ \t]*+/[ \t]*+(?=\\?[$£€¥₹])"
+    r"|(?<=[A-Za-z])[ \t]*+/[ \t]*+(?=\\?[$£€¥₹]?\d)"
     r"|\(?[ \t]*(?:[–—;~∼|±&∨]|\+/-|\\pm\b)[ \t]*"
     r"|\(?[ \t]*或者?[ \t]*|,[ \t]+|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
     r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
-    r"(?:(?:or|perhaps|maybe|possibly|probably|else|even)[ \t,]++)?"
+    r"(?:(?:or|perhaps|maybe|possibly|probably|else|even)[ \t,]++){0,2}+"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
 # Joiners that also open an explanation (`18 — 9 eggs at $2 each`, `18 & 9 eggs are sold`): the
@@ -118,14 +119,39 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
         if "±" in alternative[0] and number_from_match(second) == 0:
             return None  # `18 (±0)`
     if second is not None and alternative is not None:
-        one, other = number_from_match(first), number_from_match(second)
+        # Each value with its scale word: `$18 billion or $18 million` are two.
+        one, other = parse_number(stated[first.start() :]), parse_number(stated[second.start() :])
         if (
             one is not None
             and other is not None
             and not _one_quantity(one, other, first, alternative, second, stated)
         ):
             return HEDGED
-    return None
+    return _restated_otherwise(stated, first)
+
+
+# The value restated in brackets in another unit: `1.5 hours (90 minutes)`, `$18 (1800 cents)`.
+_BRACKETED = re.compile(
+    r"[ \t]*+(?P<unit>[A-Za-z]{1,12})?[ \t]*+\([ \t]*+(?:(?:i\.e\.|that[ \t]+is|or|=|≈|about)"
+    r"[ \t,]*+)?(?P<value>\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)[ \t]*+(?P<other>[A-Za-z]{1,12}|¢)?"
+)
+
+
+def _restated_otherwise(stated: str, first: re.Match[str]) -> str | None:
+    """A second value in brackets, in a unit of the same kind as the first's, that is not the
+    same quantity (`1.5 hours (100 minutes)`, `$18 (1700 cents)`): two values, no one answer."""
+    bracketed = _BRACKETED.match(stated, first.end())
+    if bracketed is None:
+        return None
+    sign = CURRENCY_SIGN.search(stated[max(0, first.start() - 2) : first.end()])
+    first_unit = sign[0] if sign else bracketed.group("unit") or ""
+    sign = CURRENCY_SIGN.search(bracketed.group("value"))
+    other_unit = sign[0] if sign else bracketed.group("other") or ""
+    one = parse_number(stated[first.start() :])
+    other = parse_number(bracketed.group("value"))
+    if one is None or other is None or not competing(first_unit, other_unit):
+        return None
+    return None if one_quantity(one, first_unit, other, other_unit) else HEDGED
 
 
 def _one_quantity(
@@ -139,14 +165,15 @@ def _one_quantity(
     """Whether two values side by side are one quantity: the same value, or one written in two
     units, each value with its own (`$18 (or 1800 cents)`, `2 hours or 120 minutes`); two bare
     values in a unit ratio (`2 or 4`), or in units that do not convert, are two answers."""
-    if one == other:
-        return True
     word = alternative.group("unit") or ""
     sign = CURRENCY_SIGN.search(stated[max(0, first.start() - 2) : first.end()])
     first_unit = sign[0] if sign else word if word.isalpha() else ""
     after = _UNIT_AFTER.match(stated, second.end())
     sign = CURRENCY_SIGN.search(second.group(0))
     second_unit = sign[0] if sign else after.group("unit") if after else ""
+    if one == other:
+        # `90 minutes or 90 seconds` are two amounts; `$18 or 18 dollars` one.
+        return not competing(first_unit, second_unit) or same_unit(first_unit, second_unit)
     if rate_follows(stated, second.end()):
         # `$18, or $126 per week`: the value again as a rate of another period, not a second
         # answer; rates of one quantity are in the ratio of their periods.

@@ -75,12 +75,12 @@ _COMPOUND = re.compile(
 # minutes}`); the short forms are not read here.
 _UNIT_AFTER = re.compile(rf"[ \t]?+{_TEXT_OPEN}(?P<unit>{_WRITTEN})(?![A-Za-z])", re.IGNORECASE)
 # A rate: the unit is one part of the quantity (`30 minutes per day`, `$5/hour`, `2 miles an hour`).
-_RATE = re.compile(r"[ \t]*+(?:/|per\b|an?[ \t]+[A-Za-z]|each\b|every\b)", re.IGNORECASE)
+_RATE = re.compile(r"[ \t]*+(?:/|per\b|an?(?=[ \t]+[A-Za-z])|each\b|every\b)[ \t]*+", re.I)
+_PERIOD = re.compile(r"[A-Za-z]{2,12}")
 
+# `How many minutes`, `How many more minutes`, `How many additional minutes` (one word between).
 _ASKED_HOW_MANY = re.compile(
-    rf"\bhow[ \t]+many[ \t]+(?:more[ \t]+|fewer[ \t]+|less[ \t]+|total[ \t]+|extra[ \t]+)?"
-    rf"(?P<unit>{_WRITTEN})\b",
-    re.IGNORECASE,
+    rf"\bhow[ \t]+many[ \t]+(?:[a-z]{{3,12}}[ \t]+)?(?P<unit>{_WRITTEN})\b", re.IGNORECASE
 )
 _ASKED_IN = re.compile(rf"\bin[ \t]+(?:terms[ \t]+of[ \t]+)?(?P<unit>{_WRITTEN})\b", re.IGNORECASE)
 _ASKED_MONEY = re.compile(r"\bhow[ \t]+much\b", re.IGNORECASE)
@@ -91,6 +91,10 @@ _INSTRUCTION = re.compile(
     r"|compute|find|determine|work[ \t]+out)\b",
     re.IGNORECASE,
 )
+_ASKED_SCALE = re.compile(
+    r"\b(?:how[ \t]+many|in)[ \t]+(thousands|millions|billions)\b", re.IGNORECASE
+)
+_SCALES = {"thousands": 1000, "millions": 10**6, "billions": 10**9}
 _CENTS = re.compile(r"\bcents?\b|¢", re.IGNORECASE)
 _QUESTION_LOOK = 20_000
 
@@ -129,6 +133,12 @@ def competing(one_unit: str, other_unit: str) -> bool:
         return False
     kinds = {_UNITS[first][1], _UNITS[second][1]}
     return len(kinds) == 1 or kinds <= _CURRENCIES
+
+
+def same_unit(one_unit: str, other_unit: str) -> bool:
+    """Whether two written units name one unit (`$` and `dollars`, `hrs` and `hours`)."""
+    first, second = _unit_or_sign(one_unit), _unit_or_sign(other_unit)
+    return first is not None and first == second
 
 
 def rate_follows(text: str, end: int) -> bool:
@@ -172,8 +182,19 @@ def in_asked_unit(value: Decimal, unit: str, question: str | None) -> Decimal:
     """``value`` in ``unit`` expressed in the unit the question asks for, when it is of the same
     kind; `2 dozen` is 24 unless dozens are asked."""
     if unit == "dozen":
-        return value if "dozen" in asking_text(question) else value * 12
+        return value if asked_unit(question) == "dozen" else value * 12
     return converted(value, unit, asked_unit(question))
+
+
+def in_asked_scale(value: Decimal, question: str | None) -> Decimal:
+    """A value in the scale the question asks for (`How many millions of dollars …?`, `… in
+    thousands?`): `$18 million` and `$18,000,000` are 18 there; a smaller value is taken to be
+    written in that scale already."""
+    found = _ASKED_SCALE.search(asking_text(question))
+    if found is None:
+        return value
+    scale = Decimal(_SCALES[found.group(1).lower()])
+    return value / scale if value.copy_abs() >= scale else value
 
 
 def converted(value: Decimal, unit: str, asked: str | None) -> Decimal:
@@ -211,9 +232,18 @@ def compound_at(
     return converted(in_small, small, big), found.end()
 
 
-def stated_unit(text: str, end: int, priced: bool) -> str | None:
+def stated_unit(text: str, end: int, priced: bool, question: str | None = None) -> str | None:
     """The unit of the value that ends at ``end``: the word after it, or dollars when ``priced``
-    (a `$` comes with it); ``None`` for none, or for a rate (`30 minutes per day`, `$5/hour`)."""
+    (a `$` comes with it); ``None`` for none, or for a rate (`30 minutes per day`, `$5/hour`)
+    unless the question asks for that rate (`How many hours per week …?`)."""
     after = _UNIT_AFTER.match(text, end)
     unit = unit_named(after.group("unit")) if after is not None else "dollar" if priced else None
-    return None if _RATE.match(text, end if after is None else after.end()) else unit
+    rate = _RATE.match(text, end if after is None else after.end())
+    if rate is None:
+        return unit
+    period = _PERIOD.match(text, rate.end())
+    asking = asking_text(question)
+    asked_rate = period is not None and re.search(
+        rf"\b(?:per|each|every|an?)[ \t]+{re.escape(period.group(0).lower())}", asking
+    )
+    return unit if asked_rate else None
