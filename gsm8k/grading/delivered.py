@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from itertools import chain
 
 from gsm8k.grading.corrections import CORRECTION_HINTS, CORRECTION_OPENING
 from gsm8k.grading.endings import stops_mid_sentence
@@ -82,7 +83,7 @@ _CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
 _RETRACTION = re.compile(
-    r"(?:^|[.!?:]\s|\n)[ \t*_#>]*+(?:(?:hmm|wait|but|oh|actually|ah|hold[ \t]+on)[ \t,.!…]*+)*"
+    r"(?:^|[.!?:]\s|\n)[ \t*_#>]*+(?:(?:hmm|wait|but|oh|actually|ah|hold[ \t]+on)[ \t,.!…—–-]*+)*"
     r"(?:oh[ \t]+no\b|oops\b|I[ \t]+(?:made|have[ \t]+made)[ \t]+(?:a|an)[ \t]+(?:mistake|error)"
     r"|I[ \t]+was[ \t]+wrong"
     r"|that(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+(?:right|correct))"
@@ -107,11 +108,10 @@ _CONCLUSION = re.compile(
     r"(?:total|result|amount))\b",
     re.IGNORECASE,
 )
-# Another value offered after a hedged statement, without an answer mark: `…, but it could be 20`,
-# `Or maybe 20.`
+# Another value offered after a hedged statement, without an answer mark: `…, but it could be 20`.
 _OTHER_VALUE = re.compile(
-    r"(?:\b(?:or|but|alternatively|alt|otherwise|maybe|perhaps|possibly|could|might|though"
-    r"|although|else)\b|\balt\.)[^.!?\n\d]{0,80}\d",
+    r"\b(?:or|but|alternatively|alt\.?|otherwise|maybe|perhaps|possibly|could|might|though"
+    r"|although|else)(?![A-Za-z])[^.!?\n\d]{0,80}\d",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
@@ -120,6 +120,7 @@ _UNIT_WORD = re.compile(r"[\d,.]*+\}?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za
 # The result of a computation in the working: `= 36`, `= $36`.
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200
+_OFFER_LOOK = 2_000
 _CONCLUSION_LOOK = 400
 """Characters at the end of a text in which its closing sentence is looked for."""
 # Whose answer a phrase states when it is not the model's: `the reference answer is 18`, `the
@@ -133,12 +134,9 @@ _SOMEONE_ELSES = re.compile(
     re.IGNORECASE,
 )
 _OWNER_LOOK = 40
-_UNIT_GAP = 60
-"""Most characters between two statements of one quantity in two units in one sentence."""
-_SENTENCE_LOOK = 200
-"""Characters around a statement searched for the bounds of its sentence."""
-_VALUE_WINDOW = 200
-"""Characters after a mark in which its value is read."""
+_UNIT_GAP = 60  # most characters between two statements of one quantity in two units
+_SENTENCE_LOOK = 200  # characters around a statement searched for its sentence's bounds
+_VALUE_WINDOW = 200  # characters after a mark in which its value is read
 _SCENARIO_LOOK = 600
 """Characters before a hedged statement in which the statement it is an alternative to is
 looked for (`If she eats them, \\boxed{20}. If she sells them, \\boxed{26}.`)."""
@@ -250,7 +248,11 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
         stop = max(stop, min(len(text), statement.end + _OTHER_LOOK))
     if _DIGIT.search(text, begin, stop) is None:
         return False  # no other number at all (the common case, found cheaply)
-    for offered in _OTHER_VALUE.finditer(text, begin, stop):
+    # A statement offers its alternatives near its value: a flood of `18 or 18 or …` inside one
+    # statement is read for its first _OFFER_LOOK characters (each candidate costs a reading).
+    inside = _OTHER_VALUE.finditer(text, begin, min(statement.end, begin + _OFFER_LOOK))
+    after = _OTHER_VALUE.finditer(text, max(begin, statement.end), stop)
+    for offered in chain(inside, after):
         # Read with its currency sign, which says its unit (`90 cents, or $0.90`).
         sign = _SIGN_BEFORE.search(text, offered.start(), offered.end() - 1)
         begin_at = offered.end() - 1 if sign is None else sign.start()

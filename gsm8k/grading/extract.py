@@ -302,6 +302,8 @@ def _found(
     note = undelivered(found, rule, text, sections, truncated)
     if note:
         return Extraction(None, "none", False, "", note)
+    if rule == "last_number":  # the explicit rules read their value in the asked unit already
+        value = reader.in_asked_unit_at(value, snippet)
     return Extraction(reader.signed(value, snippet), rule, rule == "answer_line", snippet)
 
 

@@ -218,7 +218,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
         if computed is not None:
             last_result = value
-        elif value == last_result:
+            sentence.result = found  # the sentence computes its own result (`$10 - $7 = $3`)
+        elif value == last_result and sentence.result is None:
             sentence.result = found
     close_sentence(len(text) if end is None else end.start())
     return result

@@ -62,9 +62,10 @@ _JOINERS = frozenset(
         "either", "could", "might", "be", "it", "its", "it's", "is", "else", "say", "i'd",
         "guess", "my", "best", "not", "sure", "even", "vs", "versus", "alternately", "unless",
         "rather", "like", "more", "then", "again", "also", "was", "and", "somewhere", "anywhere",
-        "to",
+        "to", "if", "not", "give", "take", "plus", "minus",
     )
 )  # fmt: skip
+_RATE_WORDS = frozenset(("a", "an", "per", "each", "every"))
 _GAP_WORD = re.compile(r"[^\W\d_]+(?:['’][a-z]+)?")
 _GAP_OTHER = re.compile(r"[\d=+*/×÷^<>]")
 # The strong hedges of the languages of MGSM's questions that models answer in (German, French,
@@ -86,7 +87,10 @@ _STRONG = re.compile(
     r"|(?:could|might)[ \t]+(?:also[ \t]+)?be" + _STRONG_ELSEWHERE + r")\b|也许|或许|大概|可能",
     re.IGNORECASE,
 )
-_OPERAND = re.compile(r"(?:\b(?:times|plus|minus|by|of|not)|n['’]t|[×*+÷/=-])[ \t$]*\Z", re.I)
+_OPERAND = re.compile(
+    r"(?:\b(?:times|plus|(?<!\bor[ \t])minus|by|of|(?<!\bif[ \t])not)|n['’]t|[×*+÷/=-])[ \t$]*\Z",
+    re.I,
+)
 _OPERATOR_AFTER = re.compile(r"[ \t]*(?:[×*+÷/=]|\b(?:times|plus|minus|divided)\b)", re.I)
 _WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
 _CURRENCY_BEFORE = re.compile(r"[$£€¥₹][ \t]?\Z")
@@ -99,9 +103,10 @@ _NOT_UNITS = _JOINERS | {"and", "but", "in", "a", "an", "the", "then", "so"}
 # `$18, otherwise $20`, `$18 unless it's $20`).
 _ALTERNATIVE_WORDS = frozenset(
     ("or", "either", "vs", "versus", "otherwise", "alternatively", "alternately", "unless")
-) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或"))
+) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或", "take", "minus", "not"))
 _ALTERNATIVE_HINT = re.compile(
-    r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или)\b"
+    r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или"
+    r"|if[ \t]+not|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus)\b"
     r"|或|[—–~∼∨|±]|(?<=\d)-(?=\d)|/[ \t]*+\\?[$£€¥₹]",
     re.IGNORECASE,
 )
@@ -269,8 +274,10 @@ def _alternatives_in_one(
             words = ["or"]
         if words == ["and"] and _BETWEEN.search(text, max(0, first[1] - 12), first[1]):
             words = ["or"]  # `between 18 and 20`: a range of candidates
-        if words and words[0] not in _JOINERS:
+        if words and words[0] not in _JOINERS and words[0] not in _RATE_WORDS:
             words = words[1:]  # the first value's unit (`18 dollars, or maybe 20`)
+        if len(words) > 1 and words[0] in _RATE_WORDS:
+            words = words[2:]  # and its period (`$18 a day, if not $20`)
         if offered and not _ALTERNATIVE_WORDS.intersection(words):
             continue
         if words and all(w in _JOINERS for w in words) and not _one_quantity(text, first, second):

@@ -40,7 +40,7 @@ SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
 # `18, actually 20`, `18 — no, 20`, `18, sorry, 20`, `18 → 20`, `18 (correction: 20)`: a value
 # taken back before the one it states.
 _NEGATED_NUMBER = re.compile(
-    r"(?:\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
+    r"(?:(?<!\bif[ \t])\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
     re.IGNORECASE,
 )
 _TAKEN_BACK = re.compile(
@@ -212,6 +212,18 @@ class Reader:
         tail = snippet[number.end() :] + self.text[end : end + _LOSS_LOOK]
         called_loss = _LOSS_BEFORE.search(head[-_LOSS_LOOK:]) or _LOSS_AFTER.match(tail)
         return -value if called_loss else value
+
+    def in_asked_unit_at(self, value: Decimal, snippet: str) -> Decimal:
+        """A number found in the text (``snippet``) in the unit the question asks for, by the
+        unit written after it (`She makes $18 every day, which is 1800 cents.` reads 18 when
+        dollars are asked)."""
+        at = self.text.rfind(snippet)
+        if at < 0 or not self.question_text:
+            return value
+        priced = CURRENCY_SIGN.search(snippet) is not None
+        unit = stated_unit(self.text, at + len(snippet), priced, self.question_text)
+        value = value if unit is None else in_asked_unit(value, unit, self.question_text)
+        return in_asked_scale(value, self.question_text)
 
     def _asks_profit(self) -> bool:
         asked = asking_text(self.question_text)

@@ -12,7 +12,7 @@ import re
 from decimal import Decimal
 
 from gsm8k.grading.numbers import NUMBER_PATTERN, number_from_match, parse_number
-from gsm8k.grading.units import competing, one_quantity, rate_follows, same_unit
+from gsm8k.grading.units import competing, compound_at, one_quantity, rate_follows, same_unit
 from gsm8k.grading.words import number_in_words
 
 CURRENCY_SIGN = re.compile(r"[$£€¥₹]")
@@ -61,8 +61,8 @@ _BOUND_BEFORE = re.compile(
 # not `$168 f` or `2`.
 _ALTERNATIVE = re.compile(
     r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?"
-    r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или"
-    r"|alt(?:\.|:|ernatively)?:?)|and|to)[ \t]+"
+    r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или|if[ \t]+not"
+    r"|alt(?:\.|:|ernatively)?:?)|and|to|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus)[ \t]+"
     # An unspaced hyphen between two values is a range (`18-20`) or a subtraction not done;
     # a slash before a price is a choice (`$18 / $20`), never a fraction.
     r"|(?<=\d)(?<!\b(?:19|20)\d\d)-(?=\\?[$£€¥₹]?\d)|[ \t]*+/[ \t]*+(?=\\?[$£€¥₹])"
@@ -71,7 +71,8 @@ _ALTERNATIVE = re.compile(
     r"|\(?[ \t]*或者?[ \t]*|,[ \t]+|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
     r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
-    r"(?:(?:or|perhaps|maybe|possibly|probably|else|even)[ \t,]++){0,2}+"
+    r"(?:(?:or|perhaps|maybe|possibly|probably|else|even|if[ \t]+not|give[ \t]+or[ \t]+take"
+    r"|plus[ \t]+or[ \t]+minus)[ \t,]++){0,2}"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
 # Joiners that also open an explanation (`18 — 9 eggs at $2 each`, `18 & 9 eggs are sold`): the
@@ -149,6 +150,10 @@ def _restated_otherwise(stated: str, first: re.Match[str]) -> str | None:
     other_unit = sign[0] if sign else bracketed.group("other") or ""
     one = parse_number(stated[first.start() :])
     other = parse_number(bracketed.group("value"))
+    number = NUMBER_PATTERN.match(stated, bracketed.start("value"))
+    compound = compound_at(number, stated, None, bool(sign)) if number is not None else None
+    if compound is not None:
+        other = compound[0]  # `140 minutes (2 hours 20 minutes)`: in its larger unit
     if one is None or other is None or not competing(first_unit, other_unit):
         return None
     return None if one_quantity(one, first_unit, other, other_unit) else HEDGED

@@ -33,7 +33,7 @@ _CONCLUSION = re.compile(
 # A leading phrase of time or place before the statement: `In 10 years, Tim gets 300 lemons.`
 _LEADING_PHRASE = re.compile(
     r"[ \t]*+(?:in|after|within|over|for|by|although|though|while|since|because|if|when|once"
-    r"|despite)[ \t]++[^,\n\d]{0,20}+\d++(?:\.\d++)?+"
+    r"|despite)[ \t]++[^,\n\d]{0,20}+\d++(?:\.\d++)?"
     r"[^,\n\d]{0,30}+,[ \t]*+"
     r"(?=[^\n]*\d)",
     re.IGNORECASE,

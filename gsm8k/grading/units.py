@@ -59,6 +59,7 @@ _SHORT: dict[str, dict[str, str]] = {
     "metric length": {"m": "meter", "cm": "centimeter"},
     "metric weight": {"g": "gram", "kg": "kilogram"},
 }
+_NAMED = {name: re.compile(pattern, re.IGNORECASE) for name, (pattern, _, _) in _UNITS.items()}
 _CURRENCIES = frozenset(("money", "euros"))
 _SHORT_FORMS = r"h|m|s|in|g|'|′|\"|″|''"
 _WRITTEN = "|".join(pattern for pattern, _, _ in _UNITS.values())
@@ -99,6 +100,7 @@ _CENTS = re.compile(r"\bcents?\b|¢", re.IGNORECASE)
 _QUESTION_LOOK = 20_000
 
 
+@lru_cache(maxsize=256)  # a text writes a few unit words, each read many times
 def unit_named(written: str, larger: str | None = None) -> str | None:
     """The unit a written unit names (`hrs` is `hour`); a short form (`m`, `in`, `"`) only
     after a ``larger`` unit of its kind (`1h 30m`, `5 ft 6 in`)."""
@@ -107,8 +109,8 @@ def unit_named(written: str, larger: str | None = None) -> str | None:
         return _SHORT[_UNITS[larger][1]][lowered]
     if lowered in ("'", "′"):
         return "foot"
-    for name, (pattern, _, _) in _UNITS.items():
-        if re.fullmatch(pattern, written, re.IGNORECASE):
+    for name, pattern in _NAMED.items():
+        if pattern.fullmatch(written):
             return name
     return "hour" if lowered == "h" else None
 
@@ -121,7 +123,13 @@ def one_quantity(one: Decimal, one_unit: str, other: Decimal, other_unit: str) -
     first, second = _unit_or_sign(one_unit), _unit_or_sign(other_unit)
     if first is None or second is None or first == second:
         return False
-    return _UNITS[first][1] == _UNITS[second][1] and converted(one, first, second) == other
+    if _UNITS[first][1] != _UNITS[second][1]:
+        return False
+    # A restatement rounded to the digits it shows is the same quantity (`160 minutes (about
+    # 2.67 hours)`, `2.67 hours (160 minutes)`).
+    exact, exponent = converted(one, first, second), other.as_tuple().exponent
+    places = min(0, exponent) if isinstance(exponent, int) else 0
+    return exact == other or exact.quantize(Decimal(1).scaleb(places)) == other
 
 
 def competing(one_unit: str, other_unit: str) -> bool:
