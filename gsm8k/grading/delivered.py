@@ -116,7 +116,7 @@ _OTHER_VALUE = re.compile(
 )
 _DIGIT = re.compile(r"\d")
 _SIGN_BEFORE = re.compile(r"\\?[$£€¥₹][ \t]?$")
-_UNIT_WORD = re.compile(r"[\d,.]*+\}?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}")
+_UNIT_WORD = re.compile(r"[\d,.]*+\}?\$?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}")
 # The result of a computation in the working: `= 36`, `= $36`.
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200

@@ -23,7 +23,7 @@ import re
 
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.reader import Found, Reader
-from gsm8k.grading.refusals import UNIT_FACTORS, ratio_in
+from gsm8k.grading.units import asked_unit, one_quantity, unit_named
 from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number"
@@ -82,11 +82,9 @@ _QUALIFIER_ONLY = re.compile(
 )
 _NUMBERED_STEP = re.compile(r"[ \t*_]*\d{1,2}[.)][ \t]+[^\W\d_]{2}")
 _LETTER = re.compile(r"[^\W\d_]")
-_UNIT_WORD = re.compile(r"(?:[ \t]|\\[ ,;]|\\text\{|\\mathrm\{|\})*(?P<unit>[A-Za-z]{2,20})")
+_UNIT_WORD = re.compile(r"(?:[ \t$]|\\[ ,;]|\\text\{|\\mathrm\{|\})*(?P<unit>[A-Za-z]{2,20})")
 _BOX_GAP = 160
 """Most characters between two boxes that state one quantity in two units."""
-_SENTENCE_BREAK = re.compile(r"[.!\n]")
-_QUESTION_LIMIT = 20_000
 
 
 def is_number_only(value: str) -> bool:
@@ -192,13 +190,11 @@ def box_in_asked_unit(
     other = reader.value_of(text[second_start:second_end])
     if one is None or other is None or one == other or min(one.copy_abs(), other.copy_abs()) == 0:
         return None
-    small, large = sorted((one.copy_abs(), other.copy_abs()))
-    if not ratio_in(large, small, UNIT_FACTORS):
+    first_unit, second_unit = (unit_of(text, start, end) or "" for start, end in spans[-2:])
+    if not one_quantity(one, first_unit, other, second_unit):
         return None
-    sentences = _SENTENCE_BREAK.split(question[:_QUESTION_LIMIT])
-    asked = " ".join(sentence for sentence in sentences if "?" in sentence).lower()
-    units = [unit_of(text, start, end) for start, end in spans[-2:]]
-    hits = [unit is not None and _names_unit(asked, unit) for unit in units]
+    asked = asked_unit(question)
+    hits = [asked is not None and unit_named(unit) == asked for unit in (first_unit, second_unit)]
     if hits[0] == hits[1]:
         return None
     return spans[-2] if hits[0] else spans[-1]
@@ -212,11 +208,6 @@ def unit_of(text: str, start: int, end: int) -> str | None:
         return inside.group("unit").lower()
     after = _UNIT_WORD.match(text, end, end + 40)
     return after.group("unit").lower() if after else None
-
-
-def _names_unit(asked: str, unit: str) -> bool:
-    stem = unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
-    return re.search(rf"\b{re.escape(stem)}", asked) is not None
 
 
 _RESTATED_LOOK = 600

@@ -81,6 +81,7 @@ _CLOSING_ONLY = re.compile(r"[—&∼~±]")
 _CLOSES = re.compile(r"[ \t]*+(?:[A-Za-z]{1,12}[ \t]*+)?[\s.!?)*_}$]*\Z")
 _WORD_AFTER = re.compile(r"[A-Za-z]{3,12}(?![A-Za-z])")
 _UNIT_AFTER = re.compile(r"[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*)?(?P<unit>[A-Za-z]{2,12}|¢)")
+_LAST_DIGIT = Decimal("1e-20")
 UNIT_FACTORS = frozenset(Decimal(f) for f in (2, 3, 4, 7, 12, 16, 24, 52, 60, 100, 365, 1000))
 """Ratios between the same quantity in two units (feet and inches, hours and minutes, dollars and
 cents, …): two values in this ratio may be one answer written twice."""
@@ -197,4 +198,7 @@ def same_quantity(one: Decimal, other: Decimal) -> bool:
 def ratio_in(large: Decimal, small: Decimal, factors: frozenset[Decimal]) -> bool:
     """Whether ``large / small`` is one of ``factors`` (all under 10**4); values of millions
     of digits apart are not divided, which would overflow the decimal context."""
-    return large.adjusted() - small.adjusted() <= 4 and large / small in factors
+    if large.adjusted() - small.adjusted() > 4:
+        return False
+    ratio = large / small  # `2\\frac{1}{3}` hours and 140 minutes: 60 but for the last digit
+    return ratio in factors or any(abs(ratio - factor) <= _LAST_DIGIT for factor in factors)

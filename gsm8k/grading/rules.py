@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading, unit_of
 from gsm8k.grading.reader import Found, Reader
-from gsm8k.grading.refusals import HEDGED, same_quantity
+from gsm8k.grading.refusals import HEDGED
+from gsm8k.grading.units import compound_units, one_quantity
 from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_BOXED = "the final \\boxed{} answer holds no number"
@@ -302,6 +303,9 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
 # Two boxes offered as a choice: `\\boxed{18} or \\boxed{20}`, `… \\text{ or } \\boxed{20}`.
 _BOX_CHOICE = re.compile(
     r"(?:\\q?quad|[\s$\\()\[\].,;:!~*_])*"
+    # the first box's unit (`\\boxed{2} hours, or \\boxed{140} minutes`)
+    r"(?:(?:\\text\{[ \t]*)?(?!(?:or|and|to|vs|versus|oder|ou|o)\b)[A-Za-z]{2,12}\}?"
+    r"(?:\\q?quad|[\s$\\()\[\].,;:!~*_])*)?"
     r"(?:,|;|/|\||–|\\(?:lor|vee|sim)\b|或|or|and|to|vs\.?|versus|oder|ou|o"
     r"|\\(?:text(?:bf|rm|it)?|mathrm|mbox)\{[ \t,(]*(?:or(?:[ \t]+else)?|to|vs\.?|oder|ou)"
     r"[ \t)]*\})"
@@ -329,8 +333,9 @@ def _boxes_offered_as_choice(reader: Reader, spans: list[tuple[int, int]]) -> bo
         unit_of(reader.text, second_start, second_end),
     )
     named = [unit for unit in units if unit is not None and unit not in _JOINING_WORDS]
-    same = same_quantity(one, other) and len(named) == 2 and named[0] != named[1]
-    return not same
+    if len(named) == 2 and " and " in between and compound_units(named[0], named[1]):
+        return False  # `\\boxed{5} hours and \\boxed{20} minutes`: one quantity's two parts
+    return not (len(named) == 2 and one_quantity(one, named[0], other, named[1]))
 
 
 _CHOICE_GAP = 40

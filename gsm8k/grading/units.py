@@ -60,6 +60,7 @@ _SHORT: dict[str, dict[str, str]] = {
     "metric weight": {"g": "gram", "kg": "kilogram"},
 }
 _NAMED = {name: re.compile(pattern, re.IGNORECASE) for name, (pattern, _, _) in _UNITS.items()}
+_SAME = Decimal("1e-20")
 _CURRENCIES = frozenset(("money", "euros"))
 _SHORT_FORMS = r"h|m|s|in|g|'|′|\"|″|''"
 _WRITTEN = "|".join(pattern for pattern, _, _ in _UNITS.values())
@@ -74,7 +75,9 @@ _COMPOUND = re.compile(
 )
 # The unit written after a value: a word of its own, or wrapped in LaTeX text (`18 \\text{
 # minutes}`); the short forms are not read here.
-_UNIT_AFTER = re.compile(rf"[ \t]?+{_TEXT_OPEN}(?P<unit>{_WRITTEN})(?![A-Za-z])", re.IGNORECASE)
+_UNIT_AFTER = re.compile(
+    rf"\}}?\$?[ \t]?+{_TEXT_OPEN}(?P<unit>{_WRITTEN})(?![A-Za-z])", re.IGNORECASE
+)
 # A rate: the unit is one part of the quantity (`30 minutes per day`, `$5/hour`, `2 miles an hour`).
 _RATE = re.compile(r"[ \t]*+(?:/|per\b|an?(?=[ \t]+[A-Za-z])|each\b|every\b)[ \t]*+", re.I)
 _PERIOD = re.compile(r"[A-Za-z]{2,12}")
@@ -129,7 +132,9 @@ def one_quantity(one: Decimal, one_unit: str, other: Decimal, other_unit: str) -
     # 2.67 hours)`, `2.67 hours (160 minutes)`).
     exact, exponent = converted(one, first, second), other.as_tuple().exponent
     places = min(0, exponent) if isinstance(exponent, int) else 0
-    return exact == other or exact.quantize(Decimal(1).scaleb(places)) == other
+    if abs(exact - other) <= abs(other) * _SAME:
+        return True  # equal but for the last digit of a repeating decimal (`2\\frac{1}{3}`)
+    return exact.quantize(Decimal(1).scaleb(places)) == other
 
 
 def competing(one_unit: str, other_unit: str) -> bool:
@@ -141,6 +146,14 @@ def competing(one_unit: str, other_unit: str) -> bool:
         return False
     kinds = {_UNITS[first][1], _UNITS[second][1]}
     return len(kinds) == 1 or kinds <= _CURRENCIES
+
+
+def compound_units(larger: str, smaller: str) -> bool:
+    """Whether two written units can be the parts of one quantity (`hours` and `minutes`)."""
+    first, second = _unit_or_sign(larger), _unit_or_sign(smaller)
+    if first is None or second is None:
+        return False
+    return _UNITS[first][1] == _UNITS[second][1] and _UNITS[first][2] > _UNITS[second][2]
 
 
 def same_unit(one_unit: str, other_unit: str) -> bool:
