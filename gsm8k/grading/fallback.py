@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from gsm8k.grading.numbers import normalize, value_with_fraction
-from gsm8k.grading.question import restates_question
+from gsm8k.grading.question import in_premise, restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.units import asking_text
 
 _NOT_BEFORE_NUMBER = re.compile(r"(?:\bnot|n['’]t)[ \t]+$|(?:≠|!=)[ \t]*$", re.IGNORECASE)
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
@@ -25,6 +26,9 @@ _COMPARISON = re.compile(
     r"[ \t]*+(?:[A-Za-z]{1,12}[ \t]++)?(?:less|more|fewer|greater|cheaper|longer|shorter|older"
     r"|younger|higher|lower)[ \t]++than\b",
     re.IGNORECASE,
+)
+_DIFFERENCE_ASKED = re.compile(
+    r"\b(?:more|less|fewer|greater|cheaper|longer|shorter|older|younger|higher|lower)\b"
 )
 # A check of the answer against the question after it: `Check: 12 * 25 = 300.`, `… = 300 ✓`.
 _CHECK = re.compile(
@@ -128,6 +132,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     sentence_start = start
     skip_until = -1
     last_result: Decimal | None = None
+    # `How many more hours …?`: a difference is the answer, not a comparison beside it.
+    asks_difference = _DIFFERENCE_ASKED.search(asking_text(reader.question_text)) is not None
 
     def _in_question(found: Found) -> bool:
         return found[0].copy_abs() in reader.question
@@ -191,8 +197,14 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         in_question = value.copy_abs() in reader.question
         sentence.last = found
         bold = _in_bold(text, sentence_start, match.start())
-        # A number after `=` is the result of working (`20*3=60 meters`), never a restatement.
+        # A number after `=` is the result of working (`20*3=60 meters`), never a restatement,
+        # unless a premise clause holds the working (`$20 a day, since 9 × $2 = $18`).
         computed = _RESULT_BEFORE.search(text, max(0, match.start() - 4), match.start())
+        premise = (
+            computed is not None
+            and sentence.fresh is not None
+            and in_premise(text, match.start(), sentence_start)
+        )
         sentence.last_restates = (
             in_question
             and not bold
@@ -202,13 +214,15 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             )
         )
         means = _MEANS_BEFORE.search(text, max(0, match.start() - _MEANS_LOOK), match.start())
-        if means is not None and sentence.fresh is not None:
+        if premise:
+            sentence.last_restates = True
+        elif means is not None and sentence.fresh is not None:
             # "So Janet makes $18 by selling 9 eggs.": the 9 is the means, 18 the result.
             sentence.last_restates = True
         elif computed is not None or (
             not in_question
             and not _derived_restatement(reader, text, number_end)
-            and not _COMPARISON.match(text, number_end)
+            and not (_COMPARISON.match(text, number_end) and not asks_difference)
         ):
             sentence.fresh = found
         if bold:
@@ -216,7 +230,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         if not sentence.last_restates:
             sentence.kept = found
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
-        if computed is not None:
+        if computed is not None and not premise:
             last_result = value
             sentence.result = found  # the sentence computes its own result (`$10 - $7 = $3`)
         elif value == last_result and sentence.result is None:

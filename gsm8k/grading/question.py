@@ -46,7 +46,8 @@ _PREMISE_CLAUSE = re.compile(
     r"[^.!?\n,]*$"
     # A relative clause or a purpose that restates the question's data (`… the bike that costs
     # $300`, `… to make a total of $135`), and a participle after a comma (`, saving $25 a day`).
-    r"|[ \t](?:that|which|who)[ \t]+(?:costs?|is|are|was|were|has|have|had|holds?|contains?"
+    r"|[ \t](?:which|who)[ \t]+[a-z]{2,12}\b[^.!?\n,]*$"
+    r"|[ \t]that[ \t]+(?:costs?|is|are|was|were|has|have|had|holds?|contains?"
     r"|weighs?|lasts?|takes?)\b[^.!?\n,]*$"
     r"|\bto[ \t]+(?:buy|afford|make|reach|get|pay[ \t]+for|cover|save|earn|fill|finish"
     r"|complete)\b[^.!?\n,]*$"
@@ -138,10 +139,16 @@ def restates_question(
         return True
     if _LIST_BEFORE.search(before) is not None:
         return True  # `…540 meters a week, 3 times a week`
-    clause = text[max(sentence_start, start - _PREMISE_LOOK) : start]
-    if _PREMISE_CLAUSE.search(clause) is not None:
+    if in_premise(text, start, sentence_start):
         return True
     return quantity_after(text, end, value, quantities, before)
+
+
+def in_premise(text: str, start: int, sentence_start: int = 0) -> bool:
+    """Whether the number at ``start`` stands in a clause of premises of its sentence (`,
+    since …`, `when …`, `that costs …`, `to buy …`, `, saving …`, `who slept …`)."""
+    clause = text[max(sentence_start, start - _PREMISE_LOOK) : start]
+    return _PREMISE_CLAUSE.search(clause) is not None
 
 
 def quantity_after(

@@ -199,6 +199,8 @@ class Reader:
         (`Mark lost $18.`, `#### loss of $18`, `ANSWER: $18 (loss)`, `a negative profit of $18`).
         """
         at = self.text.rfind(snippet)
+        if value > 0 and at >= 0 and _BELOW_ZERO.search(self.text, at, at + len(snippet) + 30):
+            return -value  # `3 degrees below zero` is -3
         if value <= 0 or at < 0 or not self._asks_profit():
             return value
         # The number that states the value (`Although he lost 2 eggs, he earned a profit of
@@ -279,7 +281,7 @@ class Reader:
     def _stated(self, snippet: str) -> str | None:
         if PLACEHOLDER.fullmatch(snippet):
             return None
-        stated = stated_part(snippet)
+        stated = stated_part(snippet, self.question_text)
         # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
         stated = _NEGATED_NUMBER.sub(" ", stated)
         folded = stated.lower()
@@ -335,5 +337,8 @@ _LOSS_AFTER = re.compile(
     re.IGNORECASE,
 )
 _LOSS_LOOK = 24
+_BELOW_ZERO = re.compile(
+    r"\d[ \t]*+(?:°|degrees?)?[ \t]*+(?:[A-Z][ \t]+)?below[ \t]+(?:zero|freezing)", re.I
+)
 _PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
 _LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from gsm8k.grading.units import asked_unit, unit_named
+
 # Working said in words before the value it gives: `Half of 40 is 20`, `25% of 80 is 20`, `2 times
 # 9 is 18`, `9 eggs at $2 each makes $18`. The words before `is` hold a number and an operation.
 _WORKING_IS = re.compile(
@@ -30,6 +32,7 @@ _CONCLUSION = re.compile(
     r"(?=[^\n\d]{0,30}\d)",
     re.IGNORECASE,
 )
+_PHRASE_UNIT = re.compile(r"\d[ \t]*+([A-Za-z]{2,12})")
 # A leading phrase of time or place before the statement: `In 10 years, Tim gets 300 lemons.`
 _LEADING_PHRASE = re.compile(
     r"[ \t]*+(?:in|after|within|over|for|by|although|though|while|since|because|if|when|once"
@@ -49,9 +52,20 @@ _UNDETERMINED = re.compile(
     r"|undetermined|indeterminate|not[ \t]+(?:enough|sure|certain))\b",
     re.IGNORECASE,
 )
+# A value per label (`Day 1: 18, Day 2: 20`, `Monday $18; Tuesday $20`, `(a) 18 (b) 20`, `18
+# (first reading), 20 (second reading)`, `18 for Monday and 20 for Tuesday`): no one answer.
+_VALUE = r"(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
+_NAME = (
+    r"(?:\\(?:text|mathrm)\{[ \t]*+)?(?:[A-Z][a-z]{1,11}(?:[ \t]+(?:[A-Z]|\d{1,3}))?"
+    r"|\([a-z]\)|[A-Za-z]{2,12}[ \t]+\d{1,3})[ \t]*+:?[ \t]*+\}?[ \t]*+"
+)
+_SEPARATOR = r"[ \t]*+(?:[,;/]|\band\b|\.(?=[ \t]))?[ \t]*+"
+_ASIDE = r"[ \t]*+(?:\\text\{[ \t]*+)?\([A-Za-z][^()\n]{0,30}\)\}?"
 _LABELLED_AGAIN = re.compile(
-    r"[,;][ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}[ \t]++\d{1,3}[ \t]*+:[ \t]*+\}?"
-    r"[ \t]*+[-−]?\\?[$£€¥₹]?[ \t]?\d"
+    rf"[,;/.][ \t]*+{_NAME}{_VALUE}|\band[ \t]++{_NAME}{_VALUE}"
+    rf"|\A[ \t*_]*+{_NAME}{_VALUE}[^\n]{{0,30}}?{_SEPARATOR}{_NAME}{_VALUE}"
+    rf"|{_VALUE}{_ASIDE}{_SEPARATOR}{_VALUE}{_ASIDE}"
+    rf"|{_VALUE}[ \t]++for[ \t]++[A-Za-z]{{2,12}}[ \t]++and[ \t]++{_VALUE}[ \t]++for[ \t]++"
 )
 # A label with its own number before the value: `Day 1: 18`, `\\text{Week 2: } 18`.
 _LABEL = re.compile(
@@ -64,7 +78,7 @@ _ARITHMETIC_ONLY = re.compile(
 _LONE_VALUE = re.compile(r"[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)[ \t]*+\Z")
 
 
-def _working_before(snippet: str) -> int:
+def _working_before(snippet: str, asked: str | None) -> int:
     """Where the stated value starts, after working said in words or a leading phrase (`Half of
     40 is 20`, `In 10 years, Tim gets 300 lemons.`); 0 when the snippet opens with it."""
     colon = max(snippet.find(":"), snippet.find("："))
@@ -73,8 +87,8 @@ def _working_before(snippet: str) -> int:
     if conclusion is not None:
         return conclusion.end()  # `9 eggs, so $18`, `Half of 40 is 20, so he keeps 40`
     leading = _LEADING_PHRASE.match(snippet, head)
-    if leading is not None:
-        return leading.end()
+    if leading is not None and not _of_asked_unit(leading.group(0), asked):
+        return leading.end()  # not `After 12 days, …` when the days are what is asked
     working = _WORKING_IS.match(snippet, head)
     if working is not None and _OPERATION_WORD.search(working.group("working")):
         return working.end()
@@ -98,8 +112,14 @@ def _last_working_equals(snippet: str) -> int | None:
     return found
 
 
-def stated_part(snippet: str) -> str:
-    """The part of ``snippet`` that states its value (see the module docstring)."""
+def _of_asked_unit(phrase: str, asked: str | None) -> bool:
+    unit = _PHRASE_UNIT.search(phrase)
+    return asked is not None and unit is not None and unit_named(unit.group(1)) == asked
+
+
+def stated_part(snippet: str, question: str | None = None) -> str:
+    """The part of ``snippet`` that states its value (see the module docstring); a leading
+    phrase is the statement when it holds the quantity the ``question`` asks for."""
     equals = _last_working_equals(snippet)
     if equals is not None and _ARITHMETIC_ONLY.match(snippet, equals + 1):
         # `$18 = $2 × 9 eggs`: the value, then the working that gives it.
@@ -108,7 +128,7 @@ def stated_part(snippet: str) -> str:
     elif equals is not None:
         stated = snippet[equals + 1 :]
     else:
-        stated = snippet[_working_before(snippet) :]
+        stated = snippet[_working_before(snippet, asked_unit(question)) :]
     label = _LABEL.match(stated)
     if label is not None:
         stated = stated[label.end() :]  # `\\text{Day 1: } 18`: the value after its label
