@@ -40,6 +40,19 @@ NONE = [
     # Pairs written with signs.
     (EGGS, "ANSWER: $18-$20"),
     (EGGS, "ANSWER: 18 dollars/20 dollars"),
+    # A second value offered in words, a value per label in any form, two boxes that disagree.
+    (EGGS, "She makes $18 a day, if not $20."),
+    (EGGS, "She makes $18 a day, give or take $2."),
+    (EGGS, "She makes $18 a day, plus or minus $2."),
+    (EGGS, "ANSWER: 18, if not 20"),
+    (EGGS, "ANSWER: Monday $18; Tuesday $20"),
+    (EGGS, "ANSWER: (a) 18 (b) 20"),
+    (EGGS, "ANSWER: 18 (first reading), 20 (second reading)"),
+    (EGGS, "ANSWER: Day 1: 18 / Day 2: 20"),
+    (EGGS, "ANSWER: Janet: $18, Tim: $20"),
+    (EGGS, "\\boxed{18 \\text{ (Monday)}, 20 \\text{ (Tuesday)}}"),
+    (EGGS, "The answer is 18 for Monday and 20 for Tuesday."),
+    (MINUTES, "It takes $\\boxed{2}$ hours, or $\\boxed{140}$ minutes."),
 ]
 
 DELIVERED = [
@@ -64,6 +77,40 @@ DELIVERED = [
     ("What is the net change in her savings?", "ANSWER: $18 decrease", "-18"),
     ("How many does he keep?", "ANSWER: Half of 40 is 20, so he keeps 40", "40"),
     (EGGS, "ANSWER: 9 eggs, so $18", "18"),
+    # A closing sentence whose result is also a number of the question, or that restates it.
+    ("Theo pays $7 with $10. How much change?", "So the change is $10 - $7 = $3.", "3"),
+    (
+        "Jackson is 5 years younger than Tom, who is 9. How old is Jackson?",
+        "Jackson is 9 - 5 = 4.",
+        "4",
+    ),
+    (EGGS, "She makes $18 every day, which is 1800 cents.", "18"),
+    ("How many pounds does the box weigh?", "It weighs 25 pounds, which is 400 ounces.", "25"),
+    (EGGS, "So she makes $20 a day, since 9 eggs × $2 = $18.", "20"),
+    (
+        "James slept 6 hours and Harry 9. How many more hours did Harry sleep?",
+        "9 - 6 = 3\nHarry slept 3 more hours than James, who slept 6 hours.",
+        "3",
+    ),
+    ("What was the temperature?", "The temperature was 3 degrees below zero.", "-3"),
+    (MINUTES, "ANSWER: 140 minutes (2 hours 20 minutes)", "140"),
+    ("How long does it take?", "ANSWER: 160 minutes (about 2.67 hours)", "160"),
+    (
+        "How many hours does he spend?",
+        "He spends $\\boxed{36}$ hours, or $\\boxed{2160}$ minutes.",
+        "36",
+    ),
+    (MINUTES, "It takes $\\boxed{140}$ minutes, or $\\boxed{2\\frac{1}{3}}$ hours.", "140"),
+    (
+        "How many weeks does John need?",
+        "ANSWER: After 2 weeks of saving $40 a week, John has $80.",
+        "2",
+    ),
+    (
+        EGGS,
+        "ANSWER: 18\nWait — I misread: she bakes with 3. 16 - 3 - 3 = 10, so she makes $20.",
+        "20",
+    ),
 ]
 
 

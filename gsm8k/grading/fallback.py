@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from gsm8k.grading.numbers import normalize, value_with_fraction
-from gsm8k.grading.question import in_premise, restates_question
+from gsm8k.grading.question import in_reason, restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.units import asking_text
 
@@ -197,14 +197,11 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         in_question = value.copy_abs() in reader.question
         sentence.last = found
         bold = _in_bold(text, sentence_start, match.start())
-        # A number after `=` is the result of working (`20*3=60 meters`), never a restatement,
-        # unless a premise clause holds the working (`$20 a day, since 9 × $2 = $18`).
+        # A number after `=` is the result of working (`20*3=60 meters`), never a restatement.
         computed = _RESULT_BEFORE.search(text, max(0, match.start() - 4), match.start())
-        premise = (
-            computed is not None
-            and sentence.fresh is not None
-            and in_premise(text, match.start(), sentence_start)
-        )
+        # After the sentence's result, a premise clause's numbers restate its reasons (`$20 a
+        # day, since 9 eggs × $2 = $18`).
+        premise = sentence.fresh is not None and in_reason(text, match.start(), sentence_start)
         sentence.last_restates = (
             in_question
             and not bold

@@ -54,6 +54,9 @@ _PREMISE_CLAUSE = re.compile(
     r"|,[ \t]+[a-z]{3,12}ing\b[^.!?\n,]*$",
     re.IGNORECASE,
 )
+_REASON_CLAUSE = re.compile(
+    r"[ \t,](?:since|because|as|given(?:[ \t]+that)?)[ \t][^.!?\n,]*$", re.IGNORECASE
+)
 _PREMISE_LOOK = 80
 """Characters before a number in which the clause that opens it is looked for."""
 _NOUN_AFTER = re.compile(r"[ \t]*[A-Za-z]")
@@ -149,6 +152,13 @@ def in_premise(text: str, start: int, sentence_start: int = 0) -> bool:
     since …`, `when …`, `that costs …`, `to buy …`, `, saving …`, `who slept …`)."""
     clause = text[max(sentence_start, start - _PREMISE_LOOK) : start]
     return _PREMISE_CLAUSE.search(clause) is not None
+
+
+def in_reason(text: str, start: int, sentence_start: int = 0) -> bool:
+    """Whether the number at ``start`` stands in a clause that gives a reason (`, since 9 eggs ×
+    $2 = $18`, `because …`): any number there, the question's or not, is a premise."""
+    clause = text[max(sentence_start, start - _PREMISE_LOOK) : start]
+    return _REASON_CLAUSE.search(clause) is not None
 
 
 def quantity_after(
