@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading, unit_of
 from gsm8k.grading.reader import Found, Reader
 from gsm8k.grading.refusals import HEDGED
-from gsm8k.grading.units import compound_units, one_quantity
+from gsm8k.grading.units import competing, compound_units, one_quantity
 from gsm8k.grading.words import number_in_words
 
 NOT_A_NUMBER_BOXED = "the final \\boxed{} answer holds no number"
@@ -335,6 +335,8 @@ def _boxes_offered_as_choice(reader: Reader, spans: list[tuple[int, int]]) -> bo
     named = [unit for unit in units if unit is not None and unit not in _JOINING_WORDS]
     if len(named) == 2 and " and " in between and compound_units(named[0], named[1]):
         return False  # `\\boxed{5} hours and \\boxed{20} minutes`: one quantity's two parts
+    if len(named) == 2 and not competing(named[0], named[1]):
+        return False  # `\\boxed{5} hours and \\boxed{20} degrees`: two things, not two answers
     return not (len(named) == 2 and one_quantity(one, named[0], other, named[1]))
 
 
