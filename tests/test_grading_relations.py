@@ -186,7 +186,7 @@ MIN_PASS = {
     "unhedged_correction": 16_976 / 16_977,
     "quoted_mistake": 16_976 / 16_977,
     "empty_slot": 16_973 / 16_977,
-    "closing_clause": 14_590 / 14_613,
+    "closing_clause": 14_591 / 14_613,
     "closing_hedge": 7_879 / 7_884,
 }
 
