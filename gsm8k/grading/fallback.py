@@ -27,6 +27,13 @@ _COMPARISON = re.compile(
     r"|younger|higher|lower)[ \t]++than\b",
     re.IGNORECASE,
 )
+# A result named after the working's last one (`630 divided by 9, which equals 70`): the
+# sentence computes further, and its last value is its own.
+_RESULT_WORD = re.compile(
+    r"\b(?:equals?|which[ \t]+is|comes[ \t]+to|gives|makes)[ \t]*+\\?\$?[ \t]?\d[\d,.]*+"
+    r"[^\d\n]{0,30}$",
+    re.IGNORECASE,
+)
 _DIFFERENCE_ASKED = re.compile(
     r"\b(?:more|less|fewer|greater|cheaper|longer|shorter|older|younger|higher|lower)\b"
 )
@@ -150,7 +157,12 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             if sentence.last_restates:
                 chosen = sentence.fresh or sentence.bold or sentence.kept or sentence.last
             restated = sentence.result
-            if restated is not None and chosen[0] != restated[0] and _in_question(chosen):
+            if (
+                restated is not None
+                and chosen[0] != restated[0]
+                and _in_question(chosen)
+                and not _RESULT_WORD.search(text, max(0, sentence_start, end - 200), end)
+            ):
                 # "She pays $20, which is $10 less than the full $30.", "He saves for 12 days to
                 # buy the bike that costs $300.": the sentence names the working's last result
                 # and goes on to restate the question; the result is what it delivers.

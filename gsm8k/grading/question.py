@@ -46,16 +46,20 @@ _PREMISE_CLAUSE = re.compile(
     r"[^.!?\n,]*$"
     # A relative clause or a purpose that restates the question's data (`… the bike that costs
     # $300`, `… to make a total of $135`), and a participle after a comma (`, saving $25 a day`).
-    r"|[ \t](?:which|who)[ \t]+[a-z]{2,12}\b[^.!?\n,]*$"
+    r"|[ \t](?:which|who)[ \t]+(?!(?:is|are|was|were|equals?|gives?|makes?|comes|means|totals?"
+    r"|amounts)\b)[a-z]{2,12}\b[^.!?\n,]*$"
     r"|[ \t]that[ \t]+(?:costs?|is|are|was|were|has|have|had|holds?|contains?"
     r"|weighs?|lasts?|takes?)\b[^.!?\n,]*$"
     r"|\bto[ \t]+(?:buy|afford|make|reach|get|pay[ \t]+for|cover|save|earn|fill|finish"
     r"|complete)\b[^.!?\n,]*$"
-    r"|,[ \t]+[a-z]{3,12}ing\b[^.!?\n,]*$",
+    r"|,[ \t]+(?!(?:making|giving|leaving|bringing|totall?ing|resulting|yielding)\b)"
+    r"[a-z]{3,12}ing\b"
+    r"[^.!?\n,:]*$",
     re.IGNORECASE,
 )
 _REASON_CLAUSE = re.compile(
-    r"[ \t,](?:since|because|as|given(?:[ \t]+that)?)[ \t][^.!?\n,]*$", re.IGNORECASE
+    r"(?:,[ \t]*+(?:since|because|as|given[ \t]+that)|[ \t](?:since|because))[ \t][^.!?\n,:]*$",
+    re.IGNORECASE,
 )
 _PREMISE_LOOK = 80
 """Characters before a number in which the clause that opens it is looked for."""
