@@ -53,6 +53,36 @@ ROWS = [
         "4",
         id="the-answer-is-a-question-number",
     ),
+    # Real closing prose (ZeroEval reasoning fields): `given to`, `as tips`, `which equals` and
+    # `making the total` state results, they open no premise.
+    pytest.param(
+        "Sally's scores are 50, 80, 70 and 80. Find her mean score.",
+        "50 + 80 + 70 + 80 = 280. The mean score is 280 divided by 4, which equals 70.",
+        "70",
+        id="which-equals-a-question-number",
+    ),
+    pytest.param(
+        "Mazie gave 52 marbles to Dallas and Darla. Dallas has 21 after dropping 4. How many "
+        "did Mazie give to Darla?",
+        "He received 21 + 4 = 25. The number given to Darla is the total minus the number "
+        "given to Dallas: 52 - 25 = 27.",
+        "27",
+        id="given-is-no-reason",
+    ),
+    pytest.param(
+        "Rafaela got $800 in tips and Julieta 10% less. How much did they receive as tips?",
+        "Julieta received $720. The total amount they received as tips is $800 + $720 = $1520.",
+        "1520",
+        id="as-is-no-reason",
+    ),
+    pytest.param(
+        "The tank held 120 liters; she took 90 and collected twice what was left. How many "
+        "liters are in the tank now?",
+        "She took 90 liters, leaving 30 liters. She then collected 60 liters of rainwater, "
+        "making the total 90 liters.",
+        "90",
+        id="making-states-a-result",
+    ),
     # The result of the working is not the answer when the closing sentence computes further.
     pytest.param(
         "She makes $48 a day. How much does she make in a week?",
