@@ -22,6 +22,12 @@ from gsm8k.grading.words import SMALL_NUMBER_WORDS
 # answer how much she makes per week`) is not read as one. An answer phrase whose slot is empty
 # or a placeholder (`The final answer is:`, `the answer is [number].`, `$\\_\\_$`) says so too.
 _NUMBER_WORD = "|".join((*SMALL_NUMBER_WORDS, "hundred", "thousand", "million", "billion", "a"))
+_ASKED_QUANTITY = (
+    r"(?:how[ \t]+(?:much|many)|what[ \t]+(?:the[ \t]+)?(?:final[ \t]+|correct[ \t]+)?"
+    r"(?:answer|amount|total|result|number)|the[ \t]+(?:final[ \t]+|correct[ \t]+)?"
+    r"(?:answer|amount|total|result))\b"
+)
+_TO_THE_END = r"[^.!?\n\d]*[.!]?[\s*_)\]]*\Z"
 _NO_ANSWER = re.compile(
     r"[\s*_(>\[-]*(?:(?:so|therefore|thus|hence|unfortunately|sorry|final[ \t]+answer)[ \t,:]+)?"
     r"(?:(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]+(?:is|would[ \t]+be|remains)[ \t]+(?:(?:still"
@@ -34,7 +40,16 @@ _NO_ANSWER = re.compile(
     r"|calculate|give|know|answer)(?:[ \t]+(?:the|an|a)[ \t]+(?:final[ \t]+)?answer)?"
     r"[ \t]*[.!]?[\s*_)\]]*\Z"
     r"|I['’]m[ \t]+unable[ \t]+to[ \t]+answer"
-    r"|(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*(?:is|:)[ \t:*_]*(?:not[ \t]+enough[ \t]+"
+    # Not knowing the asked quantity: `I'm not sure how much she makes.`, `I don't know what
+    # the answer is.` (a doubt about something else, `I'm not sure why …`, states nothing).
+    r"|(?:I|we)(?:[ \t]+(?:am|are)[ \t]+|['’](?:m|re)[ \t]+)(?:not[ \t]+|un)(?:sure|certain)"
+    r"(?:[ \t]+(?:of|about))?[ \t]+"
+    + _ASKED_QUANTITY
+    + _TO_THE_END
+    + r"|(?:I|we)[ \t]+(?:do[ \t]+not|don['’]?t)[ \t]+know[ \t]+"
+    + _ASKED_QUANTITY
+    + _TO_THE_END
+    + r"|(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]*(?:is|:)[ \t:*_]*(?:not[ \t]+enough[ \t]+"
     r"information|insufficient[ \t]+information|(?:cannot|can['’]?t)[ \t]+be[ \t]+determined"
     r"|unknown|undetermined|indeterminate|not[ \t]+determinable|none|n/a|[?？…_.-]+"
     r"|\[(?![ \t]*+(?:" + _NUMBER_WORD + r")\b)[^\]\d\n]{0,40}\]|\$?(?:\\?_[ \t]*){2,}\$?"

@@ -38,7 +38,14 @@ from itertools import chain
 from gsm8k.grading.corrections import CORRECTION_HINTS, CORRECTION_OPENING
 from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
-from gsm8k.grading.hedges import HEDGE, HEDGE_HINTS, TWO_GUESSES, WEAK, closing_guesses, two_guesses
+from gsm8k.grading.hedges import (
+    SENTENCE_LOOK,
+    TWO_GUESSES,
+    closing_guesses,
+    one_of_several,
+    sentence_hedged,
+    two_guesses,
+)
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
@@ -74,12 +81,6 @@ _KEYWORDS: tuple[str, ...] = (
 )
 _KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答", *CORRECTION_HINTS)
 """A part of every statement mark, in lower case: texts without one skip the pattern."""
-_SCENARIO_OPENING = re.compile(
-    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|unless|in[ \t]+case|when)\b", re.IGNORECASE
-)
-_HEDGE_HINTS = (*HEDGE_HINTS, "if", "unless", "assum", "suppos", "case", "when")
-"""A part of every hedge and condition word, in lower case: most sentences hold none."""
-_CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case)\b", re.I)
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
 _RETRACTION = re.compile(
@@ -135,7 +136,6 @@ _SOMEONE_ELSES = re.compile(
 )
 _OWNER_LOOK = 40
 _UNIT_GAP = 60  # most characters between two statements of one quantity in two units
-_SENTENCE_LOOK = 200  # characters around a statement searched for its sentence's bounds
 _VALUE_WINDOW = 200  # characters after a mark in which its value is read
 _SCENARIO_LOOK = 600
 """Characters before a hedged statement in which the statement it is an alternative to is
@@ -180,7 +180,7 @@ def deliver(
     if start < 0:
         return None
     current = Statement(rule, value, snippet, start, start + len(snippet), False)
-    if _hedged(text, current.start, current.end, anchor=True):
+    if sentence_hedged(text, current.start, current.end, anchor=True):
         # `\boxed{18}. If we count the muffin, the answer would be \boxed{20}.`: the hedged
         # statement is an alternative to the one before it, which is judged instead.
         current = _earlier(reader, current) or Statement(
@@ -242,12 +242,16 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
     text = reader.text
     first = _DIGIT.search(text, statement.start, statement.end)
     begin = statement.end if first is None else first.end()
-    closed = SENTENCE_END.search(text, statement.end, statement.end + _SENTENCE_LOOK)
+    closed = SENTENCE_END.search(text, statement.end, statement.end + SENTENCE_LOOK)
     stop = closed.start() if closed is not None else min(len(text), statement.end + _OTHER_LOOK)
     if statement.hedged:
         stop = max(stop, min(len(text), statement.end + _OTHER_LOOK))
+        if _stated_before(reader, statement):
+            return True  # `The answer is $18 (alt. answer: $20).`: an alternative to the 18
     if _DIGIT.search(text, begin, stop) is None:
         return False  # no other number at all (the common case, found cheaply)
+    if one_of_several(text[max(0, statement.start - SENTENCE_LOOK) : stop]):
+        return True  # `One possible answer is $18, another is $20.`
     # A statement offers its alternatives near its value: a flood of `18 or 18 or …` inside one
     # statement is read for its first _OFFER_LOOK characters (each candidate costs a reading).
     inside = _OTHER_VALUE.finditer(text, begin, min(statement.end, begin + _OFFER_LOOK))
@@ -261,6 +265,19 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
             unit = _UNIT_WORD.match(text, offered.end())
             if not (same_quantity(other, statement.value) and unit is not None):
                 return True
+    return False
+
+
+def _stated_before(reader: Reader, statement: Statement) -> bool:
+    """Whether an answer mark earlier in a hedged statement's sentence states another value."""
+    text = reader.text
+    before = text[max(0, statement.start - SENTENCE_LOOK) : statement.start]
+    opened = [mark.end() for mark in SENTENCE_END.finditer(before)]
+    begin = statement.start - len(before) + (opened[-1] if opened else 0)
+    for mark in _STATEMENT.finditer(text, begin, statement.start):
+        other = reader.value_of(text[mark.end() : statement.start])
+        if other is not None and not same_number(other, statement.value):
+            return True
     return False
 
 
@@ -287,7 +304,7 @@ def _last_sentence(text: str, start: int, hedged: bool = False) -> re.Match[str]
     # From just before ``start``: the boundary that opens the first sentence is read with it.
     closing = _LAST_SENTENCE.search(text, max(start - 2, len(text) - _CONCLUSION_LOOK, 0))
     if closing is None or (
-        not hedged and _hedged(text, closing.start("sentence"), closing.end("sentence"))
+        not hedged and sentence_hedged(text, closing.start("sentence"), closing.end("sentence"))
     ):
         return None
     return closing
@@ -306,7 +323,7 @@ def _earlier(reader: Reader, anchor: Statement) -> Statement | None:
     # Judged as the rules' statement is: `Jen will earn \\boxed{34} if she sells everything.`
     # commits to 34; a condition alone does not hedge it.
     last = earlier[-1]
-    return replace(last, hedged=_hedged(reader.text, last.start, last.end, scenario=True))
+    return replace(last, hedged=sentence_hedged(reader.text, last.start, last.end, scenario=True))
 
 
 def _statements(reader: Reader, start: int, end: int | None = None) -> list[Statement]:
@@ -344,35 +361,9 @@ def _statements(reader: Reader, start: int, end: int | None = None) -> list[Stat
         if rule == "corrected":
             rule = "answer_is"  # `No wait, it's 20.`: an answer stated in a sentence
         snippet = text[mark.start() : stated_end]
-        hedged = _hedged(text, mark.start(), stated_end)
+        hedged = sentence_hedged(text, mark.start(), stated_end)
         found.append(Statement(rule, value, snippet, mark.start(), stated_end, hedged))
     return found
-
-
-def _hedged(text: str, start: int, end: int, anchor: bool = False, scenario: bool = False) -> bool:
-    """Whether the sentence that holds ``text[start:end]`` does not commit to its value: a hedge
-    word in it, a question mark closing it, or a condition. The statement the rules found is
-    read as hedged only by a hedge word, or a condition with `would`, `could`, `might`: `If we
-    add them, we get \\boxed{20}` states the answer."""
-    before = text[max(0, start - _SENTENCE_LOOK) : start]
-    opened = max(before.rfind(mark) for mark in (". ", "! ", "? ", "\n"))
-    sentence_start = start - len(before) + opened + 1 if opened >= 0 else start - len(before)
-    closed = SENTENCE_END.search(text, end, end + _SENTENCE_LOOK)
-    sentence_end = closed.end() if closed is not None else min(len(text), end + _SENTENCE_LOOK)
-    sentence = text[sentence_start:sentence_end]
-    folded = sentence.lower()
-    if not any(hint in folded for hint in _HEDGE_HINTS):
-        return False  # no hedge or condition word at all (the common case, found cheaply)
-    words = {hedge.group(0).lower() for hedge in HEDGE.finditer(sentence)}
-    conditional = _CONDITION.search(sentence) is not None
-    if scenario:
-        # A statement before a hedged one: hedged as the rules' statement is, or when its
-        # sentence opens on a condition (`If she sells all the eggs, \\boxed{26}.`).
-        opens = _SCENARIO_OPENING.match(sentence) is not None
-        return opens or bool(words - WEAK) or (bool(words) and conditional)
-    if anchor:
-        return bool(words - WEAK) or (bool(words) and conditional)
-    return bool(words) or conditional
 
 
 def _other_unit(text: str, current: Statement, later: Statement) -> bool:

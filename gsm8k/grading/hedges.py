@@ -39,14 +39,15 @@ from gsm8k.grading.units import one_quantity
 HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|might|could|would|I[ \t]+(?:think|believe|guess)"
     r"|I['’]d[ \t]+(?:say|guess)|(?:my|best)[ \t]+guess"
-    r"|not[ \t]+(?:sure|certain)|unsure|alternatively|otherwise|either)\b|[?？]",
+    r"|not[ \t]+(?:sure|certain)|unsure|alternat(?:ively|ive|e)|otherwise|either)\b|[?？]"
+    r"|\balt\.(?=\s)",
     re.IGNORECASE,
 )
 WEAK = frozenset(("would", "could", "might"))
 """Hedge words that make the statement the rules found hedged only with a condition."""
 HEDGE_HINTS: tuple[str, ...] = ("?", "？", "may", "perhap", "possib", "probab", "might", "could")
 HEDGE_HINTS += ("would", "think", "believe", "guess", "sure", "altern", "otherwise", "either")
-HEDGE_HINTS += ("'d say", "’d say")
+HEDGE_HINTS += ("'d say", "’d say", "alt.")
 """A part of every hedge word, in lower case: most sentences hold none."""
 
 Value = tuple[Decimal, int, int]
@@ -162,18 +163,49 @@ def committed_before_guess(reader: Reader) -> Reader | None:
         return None
     (before_start, before_end), (last_start, last_end) = sentences[-2:]
     text = reader.text
-    if text[before_end:last_start].strip() or not _bare_guess(reader, last_start, last_end, True):
+    scenario = _hypothetical(text[last_start:last_end])
+    if text[before_end:last_start].strip() or not (
+        scenario or _bare_guess(reader, last_start, last_end, True)
+    ):
         return None
     statement = text[before_start:before_end]
     if HEDGE.search(statement) or _WORKING.search(statement):
         return None
     stated = _values(reader, before_start, before_end)
     guessed = _values(reader, last_start, last_end)
-    if len(stated) != 1 or same_number(stated[0][0], guessed[0][0]):
+    if not guessed or len(stated) != 1 or same_number(stated[0][0], guessed[-1][0]):
         return None  # a sentence of several values is working, not a bare statement
-    if _unit(text, stated[0]) != _unit(text, guessed[0]):
-        return None
+    units = _unit(text, stated[0]), _unit(text, guessed[-1])
+    if units[0] != units[1] and not (scenario and units[0].split(" per ")[0] == units[1]):
+        return None  # a scenario's value may leave out the rate (`$18 a day. If …, $16.`)
     return reader.with_text(text[:before_end])
+
+
+# Another scenario than the question's, after the answer: `If she ate 4 eggs, she would make $16.`
+_HYPOTHETICAL = re.compile(
+    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|in[ \t]+case)\b[^\n]*\b(?:would|could|might)\b",
+    re.IGNORECASE,
+)
+
+
+# A value called one of several answers: `One possible answer is $18, another is $20.`
+_ONE_OF_SEVERAL = re.compile(
+    r"\bone[ \t]+(?:(?:possible|plausible|valid|reasonable)[ \t]+)?(?:answer|possibility|option"
+    r"|solution|interpretation|reading|estimate)\b[^.!?\n]*?\b(?:another|the[ \t]+other"
+    r"|a[ \t]+second)\b|\b(?:another|the[ \t]+other)[ \t]+(?:(?:possible|valid)[ \t]+)?(?:answer"
+    r"|possibility|option|solution|interpretation|reading)[ \t]+(?:is|(?:would|could)[ \t]+be)\b",
+    re.IGNORECASE,
+)
+
+
+def one_of_several(sentence: str) -> bool:
+    """Whether a sentence calls its values some of several answers (`$18 is one answer, $20 is
+    another.`): each is a candidate, none the answer."""
+    return _ONE_OF_SEVERAL.search(sentence) is not None
+
+
+def _hypothetical(sentence: str) -> bool:
+    return _HYPOTHETICAL.match(sentence) is not None
 
 
 def two_guesses(reader: Reader) -> bool:
@@ -184,6 +216,8 @@ def two_guesses(reader: Reader) -> bool:
         return False
     last_start, last_end = sentences[-1]
     last = text[last_start:last_end]
+    if one_of_several(last) and len({v[0] for v in _values(reader, last_start, last_end)}) > 1:
+        return True
     strong = _STRONG.search(last) is not None
     if not strong and not _ALTERNATIVE_HINT.search(last):
         return False
@@ -336,3 +370,40 @@ def _unit(text: str, value: Value) -> str:
     if word is None or word.group(1).lower() in _NOT_UNITS:
         return ""
     return word.group(1).lower()
+
+
+_SCENARIO_OPENING = re.compile(
+    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|unless|in[ \t]+case|when)\b", re.IGNORECASE
+)
+_HEDGE_HINTS = (*HEDGE_HINTS, "if", "unless", "assum", "suppos", "case", "when")
+"""A part of every hedge and condition word, in lower case: most sentences hold none."""
+_CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case)\b", re.I)
+SENTENCE_LOOK = 200  # characters around a statement searched for its sentence's bounds
+
+
+def sentence_hedged(
+    text: str, start: int, end: int, anchor: bool = False, scenario: bool = False
+) -> bool:
+    """Whether the sentence that holds ``text[start:end]`` does not commit to its value: a hedge
+    word in it, a question mark closing it, or a condition. The statement the rules found is
+    read as hedged only by a hedge word, or a condition with `would`, `could`, `might`: `If we
+    add them, we get \\boxed{20}` states the answer."""
+    before = text[max(0, start - SENTENCE_LOOK) : start]
+    opened = [mark.end() for mark in SENTENCE_END.finditer(before)]
+    sentence_start = start - len(before) + (opened[-1] if opened else 0)
+    closed = SENTENCE_END.search(text, end, end + SENTENCE_LOOK)
+    sentence_end = closed.end() if closed is not None else min(len(text), end + SENTENCE_LOOK)
+    sentence = text[sentence_start:sentence_end]
+    folded = sentence.lower()
+    if not any(hint in folded for hint in _HEDGE_HINTS):
+        return False  # no hedge or condition word at all (the common case, found cheaply)
+    words = {hedge.group(0).lower() for hedge in HEDGE.finditer(sentence)}
+    conditional = _CONDITION.search(sentence) is not None
+    if scenario:
+        # A statement before a hedged one: hedged as the rules' statement is, or when its
+        # sentence opens on a condition (`If she sells all the eggs, \\boxed{26}.`).
+        opens = _SCENARIO_OPENING.match(sentence) is not None
+        return opens or bool(words - WEAK) or (bool(words) and conditional)
+    if anchor:
+        return bool(words - WEAK) or (bool(words) and conditional)
+    return bool(words) or conditional

@@ -25,17 +25,21 @@ from gsm8k.grading.question import quantity_after, question_numbers, question_qu
 from gsm8k.grading.refusals import CURRENCY_SIGN, HEDGED, refusal_at
 from gsm8k.grading.stated import offers_no_one_value, stated_part
 from gsm8k.grading.units import (
+    asked_period,
     asking_text,
     compound_at,
     in_asked_scale,
     in_asked_unit,
+    rate_period,
     stated_unit,
 )
 
+_PERIOD_LOOK = 300  # characters before a rate searched for the same rate at the asked period
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
 
-SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？\n]")
+# A sentence ends at its mark, not at the period of `alt.` or `approx.` (`$18 (alt. $20).`).
+SENTENCE_END = re.compile(r"(?<!\balt)(?<!\bapprox)[.!?](?:\s|$)|[。！？\n]")
 # `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out; `~~18~~` struck out;
 # `18, actually 20`, `18 — no, 20`, `18, sorry, 20`, `18 → 20`, `18 (correction: 20)`: a value
 # taken back before the one it states.
@@ -222,10 +226,32 @@ class Reader:
         at = self.text.rfind(snippet)
         if at < 0 or not self.question_text:
             return value
+        period, asked = rate_period(self.text, at + len(snippet)), asked_period(self.question_text)
+        if None not in (period, asked) and period != asked:
+            # `She makes $18 a day, which is $126 a week.` when a day is asked: the sentence's
+            # value at the asked period is the answer, the other period's a restatement.
+            at_period = self._at_asked_period(at)
+            if at_period is not None:
+                value, snippet = at_period
+                at = self.text.rfind(snippet, 0, at)
         priced = CURRENCY_SIGN.search(snippet) is not None
         unit = stated_unit(self.text, at + len(snippet), priced, self.question_text)
         value = value if unit is None else in_asked_unit(value, unit, self.question_text)
         return in_asked_scale(value, self.question_text)
+
+    def _at_asked_period(self, at: int) -> Found | None:
+        """The last value before ``at``, in its sentence, stated as a rate of the asked period."""
+        opened = max(self.text.rfind(mark, 0, at) for mark in (". ", "! ", "? ", "\n"))
+        start = max(opened + 1, at - _PERIOD_LOOK)
+        asked = asked_period(self.question_text)
+        found: Found | None = None
+        for match in self.numbers.finditer(self.text, start, at):
+            if rate_period(self.text, match.end()) == asked:
+                value = self.value_at(match, self.text)
+                sign = CURRENCY_SIGN.search(self.text, max(start, match.start() - 2), match.start())
+                begin = match.start() if sign is None else sign.start()
+                found = None if value is None else (value, self.text[begin : match.end()])
+        return found
 
     def _asks_profit(self) -> bool:
         asked = asking_text(self.question_text)

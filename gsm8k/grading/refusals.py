@@ -70,7 +70,8 @@ _ALTERNATIVE = re.compile(
     r"|\(?[ \t]*(?:[–—;~∼|±&∨]|\+/-|\\pm\b)[ \t]*"
     r"|\(?[ \t]*或者?[ \t]*|,[ \t]+|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
-    r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
+    r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)(?:[ \t]+(?:perhaps|maybe|possibly"
+    r"|probably|else|even))?[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
     r"(?:(?:or|perhaps|maybe|possibly|probably|else|even|if[ \t]+not|give[ \t]+or[ \t]+take"
     r"|plus[ \t]+or[ \t]+minus)[ \t,]++){0,2}"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
@@ -123,6 +124,9 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
     if second is not None and alternative is not None:
         # Each value with its scale word: `$18 billion or $18 million` are two.
         one, other = parse_number(stated[first.start() :]), parse_number(stated[second.start() :])
+        if other is not None and _OPERATION.match(stated, second.end()):
+            # `18 (or maybe 9 × 2 + 2)`: the alternative is what its arithmetic comes to.
+            other = arithmetic_value(stated, second)
         if (
             one is not None
             and other is not None
@@ -202,3 +206,37 @@ def ratio_in(large: Decimal, small: Decimal, factors: frozenset[Decimal]) -> boo
         return False
     ratio = large / small  # `2\\frac{1}{3}` hours and 140 minutes: 60 but for the last digit
     return ratio in factors or any(abs(ratio - factor) <= _LAST_DIGIT for factor in factors)
+
+
+# One step of arithmetic after a value: its operator and the next operand (`× 2`, `\\cdot 3`).
+_STEP = re.compile(
+    r"[ \t]*+(?P<op>[×*·⋅∗∙÷/+−-]|\\times|\\cdot|\\div)[ \t]*+\\?[$£€¥₹]?[ \t]?"
+    r"(?P<operand>\d[\d,]*+(?:\.\d++)?)"
+)
+_TIMES = frozenset(("×", "*", "·", "⋅", "∗", "∙", "\\times", "\\cdot"))
+_MOST_STEPS = 8
+
+
+def arithmetic_value(text: str, first: re.Match[str]) -> Decimal | None:
+    """What the arithmetic that opens with the number ``first`` comes to (`9 \\times 2 + 2` is
+    20), products and quotients before sums; ``None`` when it divides by zero."""
+    start = parse_number(first.group(0))
+    if start is None:
+        return None
+    terms: list[Decimal] = [start]
+    at = first.end()
+    for _ in range(_MOST_STEPS):
+        step = _STEP.match(text, at)
+        operand = parse_number(step.group("operand")) if step is not None else None
+        if step is None or operand is None:
+            break
+        op, at = step.group("op"), step.end()
+        if op in _TIMES:
+            terms[-1] *= operand
+        elif op in ("÷", "/", "\\div"):
+            if operand == 0:
+                return None
+            terms[-1] /= operand
+        else:
+            terms.append(-operand if op in ("-", "−") else operand)
+    return sum(terms, Decimal(0))

@@ -81,6 +81,9 @@ _UNIT_AFTER = re.compile(
 # A rate: the unit is one part of the quantity (`30 minutes per day`, `$5/hour`, `2 miles an hour`).
 _RATE = re.compile(r"[ \t]*+(?:/|per\b|an?(?=[ \t]+[A-Za-z])|each\b|every\b)[ \t]*+", re.I)
 _PERIOD = re.compile(r"[A-Za-z]{2,12}")
+# The period a question asks a rate for: `every day`, `per week`, `a month`, `daily`.
+_ASKED_PERIOD = re.compile(r"\b(?:per|each|every|an?)[ \t]+([a-z]{3,7})\b|\b([a-z]{3,5})ly\b")
+_ADVERBS = {"dai": "day", "hour": "hour", "week": "week", "month": "month", "year": "year"}
 
 # `How many minutes`, `How many more minutes`, `How many additional minutes` (one word between).
 _ASKED_HOW_MANY = re.compile(
@@ -166,6 +169,26 @@ def rate_follows(text: str, end: int) -> bool:
     """Whether a rate's `per …` follows a value and its unit (`$126 per week`)."""
     after = _UNIT_AFTER.match(text, end)
     return _RATE.match(text, end if after is None else after.end()) is not None
+
+
+def rate_period(text: str, end: int) -> str | None:
+    """The period of the rate after a value and its unit (`$126 a week` is `week`), or ``None``."""
+    after = _UNIT_AFTER.match(text, end)
+    rate = _RATE.match(text, end if after is None else after.end())
+    period = _PERIOD.match(text, rate.end()) if rate is not None else None
+    named = unit_named(period.group(0)) if period is not None else None
+    return named if named is not None and _UNITS[named][1] in ("time", "calendar") else None
+
+
+@lru_cache(maxsize=64)
+def asked_period(question: str | None) -> str | None:
+    """The period the question asks a rate for (`How much … every day?` is `day`), or ``None``."""
+    for found in _ASKED_PERIOD.finditer(asking_text(question)):
+        word = found.group(1) or _ADVERBS.get(found.group(2) or "")
+        named = unit_named(word) if word else None
+        if named is not None and _UNITS[named][1] in ("time", "calendar"):
+            return named
+    return None
 
 
 def _unit_or_sign(written: str) -> str | None:
