@@ -6,11 +6,14 @@ working's last number (docs/grading.md, "The delivered answer")."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from itertools import pairwise
 
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import fold_letters
+from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import EMPTY_SLOT, NoAnswer
 from gsm8k.grading.words import SMALL_NUMBER_WORDS
 
@@ -23,9 +26,9 @@ from gsm8k.grading.words import SMALL_NUMBER_WORDS
 # or a placeholder (`The final answer is:`, `the answer is [number].`, `$\\_\\_$`) says so too.
 _NUMBER_WORD = "|".join((*SMALL_NUMBER_WORDS, "hundred", "thousand", "million", "billion", "a"))
 _ASKED_QUANTITY = (
-    r"(?:how[ \t]+(?:much|many)|what[ \t]+(?:the[ \t]+)?(?:final[ \t]+|correct[ \t]+)?"
-    r"(?:answer|amount|total|result|number)|the[ \t]+(?:final[ \t]+|correct[ \t]+)?"
-    r"(?:answer|amount|total|result))\b"
+    r"(?:how[ \t]+(?:much|many)|what[ \t]+(?:the[ \t]+)?(?:(?:final|correct|right)[ \t]+)?"
+    r"(?:answer|amount|total|result|number|value)|the[ \t]+(?:(?:final|correct|right)[ \t]+)?"
+    r"(?:answer|amount|total|result|value))\b"
 )
 _TO_THE_END = r"[^.!?\n\d]*[.!]?[\s*_)\]]*\Z"
 _NO_ANSWER = re.compile(
@@ -149,8 +152,36 @@ _LOOK = 300
 
 
 def find_closing_number(reader: Reader) -> Found | NoAnswer | None:
-    """The last number, unless a closing sentence says there is no answer."""
-    return NoAnswer(EMPTY_SLOT) if closing_says_none(reader.text) else find_last_number(reader)
+    """The last number, unless a closing sentence says there is no answer or rules it out."""
+    if closing_says_none(reader.text):
+        return NoAnswer(EMPTY_SLOT)
+    found = find_last_number(reader)
+    if found is not None and _closing_rules_out(reader, found[0]):
+        return NoAnswer(RULED_OUT_AT_CLOSE)
+    return found
+
+
+RULED_OUT_AT_CLOSE = "the closing sentence rules out the value the working reached: no answer"
+
+
+def _closing_rules_out(reader: Reader, value: Decimal) -> bool:
+    """Whether the last sentence that holds a number rules out ``value`` (`It's definitely not
+    20.`, `I initially got 20 but that was wrong.`, `20? No.`): the model says it is not the
+    answer, and the working's number is not delivered in its place."""
+    text = reader.text
+    tail_start = max(0, len(text) - _LOOK)
+    numbers = list(reader.numbers.finditer(text, tail_start))
+    if not numbers:
+        return False
+    last = numbers[-1]
+    opened = [end.end() for end in SENTENCE_END.finditer(text, tail_start, last.start())]
+    sentence_start = opened[-1] if opened else tail_start
+    return any(
+        match.start() >= sentence_start
+        and ruled_out_at(text, match.start(), match.end())
+        and same_number(reader.value_at(match, text) or Decimal(-1), value)
+        for match in numbers
+    )
 
 
 def closing_says_none(text: str) -> bool:

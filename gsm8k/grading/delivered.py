@@ -41,10 +41,12 @@ from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.hedges import (
     SENTENCE_LOOK,
     TWO_GUESSES,
+    UNDECIDED_NOTE,
     closing_guesses,
     one_of_several,
     sentence_hedged,
     two_guesses,
+    undecided_after,
 )
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
@@ -84,10 +86,21 @@ _KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "�
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
 _RETRACTION = re.compile(
-    r"(?:^|[.!?:]\s|\n)[ \t*_#>]*+(?:(?:hmm|wait|but|oh|actually|ah|hold[ \t]+on)[ \t,.!…—–-]*+)*"
-    r"(?:oh[ \t]+no\b|oops\b|I[ \t]+(?:made|have[ \t]+made)[ \t]+(?:a|an)[ \t]+(?:mistake|error)"
-    r"|I[ \t]+was[ \t]+wrong"
-    r"|that(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+(?:right|correct))"
+    r"(?:^|[.!?:]\s|\n)[ \t*_#>]*+(?:(?:hmm+|wait|but|oh|actually|ah|hold[ \t]+on|nope|ugh|well"
+    r"|edit[ \t]*:|erratum[ \t]*:)[ \t,.!…—–-]*+)*"
+    r"(?:oh[ \t]+no\b|oops\b|(?:I[ \t]+(?:think|believe|suspect)[ \t]+)?I[ \t]+(?:made"
+    r"|have[ \t]+made|(?:may|might|must)[ \t]+have[ \t]+made)[ \t]+(?:a|an|some)[ \t]+"
+    r"(?:mistakes?|errors?)"
+    r"|I[ \t]+was[ \t]+wrong|I[ \t]+retract\b|erratum\b"
+    r"|(?:that|this|it|the[ \t]+above|(?:that|this|the|my)[ \t]+(?:previous[ \t]+|above[ \t]+"
+    r"|final[ \t]+)?answer)(?:['’]s|[ \t]+is|[ \t]+was|[ \t]+seems)[ \t]+(?:wrong|incorrect"
+    r"|not[ \t]+(?:right|correct))"
+    r"|(?:that|this|it)[ \t]+(?:does[ \t]+not|doesn['’]t)[ \t]+(?:look|seem|sound)[ \t]+right"
+    r"|(?:disregard|ignore)[ \t]+(?:the[ \t]+above|that|this|(?:my|the|that)[ \t]+(?:previous[ \t]+"
+    r"|above[ \t]+)?answer)\b"
+    r"|(?:the[ \t]+)?(?:real|correct|true|actual)[ \t]+answer[ \t]+(?:must|should|has[ \t]+to)"
+    r"[ \t]+be[ \t]+different|(?:(?:that|this|it|\$?\d[\d,.]*+)[ \t]+)?(?:seems|looks)[ \t]+"
+    r"(?:way[ \t]+)?too[ \t]+(?:high|low|big|small|large)\b"
     r"|correction[ \t*_]*:|on[ \t]+second[ \t]+thought|scratch[ \t]+that"
     r"|I[ \t]+(?:misread|misunderstood|overlooked|forgot|miscalculated|miscounted)\b"
     r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
@@ -186,6 +199,8 @@ def deliver(
         current = _earlier(reader, current) or Statement(
             rule, value, snippet, current.start, current.end, True
         )
+    if undecided_after(text, current.end):
+        return NoAnswer(UNDECIDED_NOTE)  # `ANSWER: 36` … `But honestly 9 is equally likely.`
     tail = text[current.end :]
     folded = tail.lower()
     if _offers_other(reader, current):

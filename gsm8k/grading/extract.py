@@ -73,6 +73,7 @@ from gsm8k.grading.marks import (
 from gsm8k.grading.numbers import normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
 from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
+from gsm8k.grading.ruled_out import without_struck
 from gsm8k.grading.rules import (
     ANSWER_LINE,
     DECORATION,
@@ -187,7 +188,8 @@ def extract_answer(
         # A finished last sentence, then `\n\n\n…` or end-of-text tokens to the limit: the model
         # delivered what it wrote before the padding.
         completion, truncated = unpadded, False
-    sections = answer_sections(join_split_numbers(completion), truncated)
+    # Struck-through text first, before the overlays that strike digits are dropped from numbers.
+    sections = answer_sections(join_split_numbers(without_struck(completion)), truncated)
     if sections.note == EMPTY_ANSWER:
         # `\boxed{12}.Final Answer:`: the boxed answer was complete; the marker adds nothing.
         kept = without_dangling_marker(completion)

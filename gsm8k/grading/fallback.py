@@ -16,9 +16,9 @@ from decimal import Decimal
 from gsm8k.grading.numbers import normalize, value_with_fraction
 from gsm8k.grading.question import in_reason, restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.units import asking_text
 
-_NOT_BEFORE_NUMBER = re.compile(r"(?:\bnot|n['’]t)[ \t]+$|(?:≠|!=)[ \t]*$", re.IGNORECASE)
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
 # A difference named after a value (`$10 less than the full $30`): a comparison, not a result.
@@ -195,8 +195,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             continue
         if _LIST_MARKER.match(text, match.end()) and _starts_line(text, match.start()):
             continue
-        if _NOT_BEFORE_NUMBER.search(text, max(0, match.start() - 6), match.start()):
-            continue  # `The answer is NOT 18.`: a value ruled out is not the answer
+        if ruled_out_at(text, match.start(), match.end()):
+            continue  # `The answer is NOT 18.`, `18 is wrong`: a value ruled out is not the answer
         mixed = reader.mixed_at(match, text)
         value, number_end = mixed if mixed is not None else (None, match.end())
         if mixed is not None:

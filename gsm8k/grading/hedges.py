@@ -143,11 +143,61 @@ def _closing(reader: Reader) -> tuple[Reader, list[tuple[int, int]]]:
     return reader, sentences
 
 
+UNDECIDED_NOTE = "after its answer the model says it cannot choose or is not sure: no one answer"
+# The model says, after its answer, that it cannot choose between values or does not stand by
+# the answer: `9 is equally likely`, `both are correct answers`, `I can't decide between this and
+# 40`, `a coin flip between 160 and 320`, `the answer depends on interpretation`, `I'm not sure.`
+_UNDECIDED = re.compile(
+    r"\b(?:equally[ \t]+(?:likely|valid|plausible|possible|probable|confident|good|correct)"
+    r"|just[ \t]+as[ \t]+(?:valid|likely|plausible|possible|good|correct)"
+    r"|both[ \t]+(?:are|seem|look|could[ \t]+be|answers|values|readings|interpretations)"
+    r"[^.!?\n]{0,30}?\b(?:correct|valid|defensible|possible|acceptable|plausible|right)"
+    r"|either[ \t]+(?:answer|value|one|reading)[^.!?\n]{0,30}?[ \t]+(?:is|should|could|would"
+    r"|works|may|might)|(?:can['’]?t|cannot|could[ \t]*n['’]?o?t|unable[ \t]+to)[ \t]+(?:decide"
+    r"|choose|tell[ \t]+which|determine[ \t]+which|be[ \t]+sure[ \t]+which)"
+    r"|(?:depends|depending)[ \t]+on[ \t]+(?:whether|how|the[ \t]+(?:interpretation|reading))"
+    r"|coin[ \t-]+(?:flip|toss)|toss[ \t-]+up|50[ \t]*/[ \t]*50|fifty[ \t-]+fifty"
+    r"|not[ \t]+sure[ \t]+which|the[ \t]+other[ \t]+possibility"
+    r"|(?:answer|result)[ \t]+depends[ \t]+on[ \t]+(?:the[ \t]+)?(?:interpretation|reading)"
+    r"|(?:I['’]m|I[ \t]+am)[ \t]+(?:only[ \t]+)?\d{1,2}[ \t]*%[ \t]+(?:sure|confident|certain)"
+    r"|(?:I['’]m|I[ \t]+am)[ \t]+not[ \t]+(?:sure|confident|certain)(?:[ \t]+(?:in|of|about)"
+    r"[ \t]+(?:that|this|it))?[ \t]*[.!]?[ \t*_]*\Z"
+    # A text that ends by asking about a value again: `No wait, 9. Hmm, or 540?`
+    r"|(?:\bor|\bactually|,)[ \t]+\\?\$?[ \t]?\d[\d,.]*[ \t]*\?[\s*_]*\Z)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_UNDECIDED_HINTS: tuple[str, ...] = (
+    "equal",
+    "just as",
+    "both",
+    "either",
+    "decide",
+    "choose",
+    "which",
+    "coin",
+)
+_UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "confident", "?")
+_UNDECIDED_LOOK = 600
+
+
+def undecided_after(text: str, end: int) -> bool:
+    """Whether the text after an answer that ends at ``end`` says the model cannot choose or is
+    not sure (bounded look: an aside much later is about something else)."""
+    after = text[end : end + _UNDECIDED_LOOK]
+    if end + _UNDECIDED_LOOK < len(text):
+        after += " …"  # the text goes on: what ends the window does not end the text
+    folded = after.lower()
+    return any(hint in folded for hint in _UNDECIDED_HINTS) and _UNDECIDED.search(after) is not None
+
+
 def closing_guesses(reader: Reader) -> tuple[str, Found] | NoAnswer | None:
     """What the closing sentences of a text with no answer mark deliver when they guess: none for
     two guesses, the statement a hedged alternative follows, else ``None`` (the last number)."""
     if two_guesses(reader):
         return NoAnswer(TWO_GUESSES)
+    last = reader.numbers.search(reader.text, max(0, len(reader.text) - _UNDECIDED_LOOK))
+    if last is not None and undecided_after(reader.text, last.start()):
+        return NoAnswer(UNDECIDED_NOTE)
     committed = committed_before_guess(reader)
     stated = None if committed is None else find_last_number(committed)
     return None if stated is None else ("last_number", stated)

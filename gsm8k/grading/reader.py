@@ -23,6 +23,7 @@ from gsm8k.grading.numbers import (
 )
 from gsm8k.grading.question import quantity_after, question_numbers, question_quantities
 from gsm8k.grading.refusals import CURRENCY_SIGN, HEDGED, refusal_at
+from gsm8k.grading.ruled_out import without_ruled_out
 from gsm8k.grading.stated import offers_no_one_value, stated_part
 from gsm8k.grading.units import (
     asked_period,
@@ -40,13 +41,8 @@ Found = tuple[Decimal, str]
 
 # A sentence ends at its mark, not at the period of `alt.` or `approx.` (`$18 (alt. $20).`).
 SENTENCE_END = re.compile(r"(?<!\balt)(?<!\bapprox)[.!?](?:\s|$)|[。！？\n]")
-# `not 18`, `isn't 18`, `x ≠ 18`, `x != 18`: a value the model rules out; `~~18~~` struck out;
 # `18, actually 20`, `18 — no, 20`, `18, sorry, 20`, `18 → 20`, `18 (correction: 20)`: a value
-# taken back before the one it states.
-_NEGATED_NUMBER = re.compile(
-    r"(?:(?<!\bif[ \t])\bnot[ \t]++|n['’]t[ \t]++|(?:≠|!=)[ \t]*+)[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+",
-    re.IGNORECASE,
-)
+# taken back before the one it states; `~~18~~` struck out.
 _TAKEN_BACK = re.compile(
     r"~~[^~\n]{1,40}~~"
     r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
@@ -262,8 +258,8 @@ class Reader:
         stated = self._stated(snippet)
         if stated is None:
             return None
-        if NUMBER_PATTERN.search(stated) is None and _NEGATED_NUMBER.search(snippet):
-            return RULED_OUT  # `ANSWER: not 18`: the only value stated is ruled out
+        if NUMBER_PATTERN.search(stated) is None and NUMBER_PATTERN.search(snippet):
+            return RULED_OUT  # `ANSWER: not 18`, `ANSWER: 18 (wrong)`: its values ruled out
         return self._refused(stated)
 
     def value_at(self, match: re.Match[str], text: str) -> Decimal | None:
@@ -308,8 +304,8 @@ class Reader:
         if PLACEHOLDER.fullmatch(snippet):
             return None
         stated = stated_part(snippet, self.question_text)
-        # A negated value is the one the model rules out (`not 18 but 20`, `NOT 18`).
-        stated = _NEGATED_NUMBER.sub(" ", stated)
+        # A value the model rules out is not stated (`not 18 but 20`, `18 is wrong; 20`).
+        stated = without_ruled_out(stated)
         folded = stated.lower()
         if any(hint in folded for hint in _TAKEN_BACK_HINTS):
             stated = _TAKEN_BACK.sub(" ", stated)

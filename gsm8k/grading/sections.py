@@ -175,12 +175,17 @@ def cut_restated_question(text: str) -> str:
     premises = paragraph[: max(last_sentence, 0)]
     if "=" in paragraph or len(_NUMBER_RUN.findall(premises)) < RESTATED_NUMBERS:
         return text
+    if _STATES_ANSWER.search(paragraph):
+        return text  # `The answer is 540. No wait, 9. Hmm, or 540?`: an answer, then doubt
     return text[:start]
 
 
 RESTATED_NUMBERS = 2
 """Numbers a last paragraph must state before its question to be a restated question."""
 _DIGIT = re.compile(r"\d")
+_STATES_ANSWER = re.compile(
+    r"\b(?:the|my|final)[ \t]+answer[ \t]*(?:is|:)|####|\\boxed|ANSWER:", re.IGNORECASE
+)
 _NUMBER_RUN = re.compile(r"\d++")
 
 

@@ -1,0 +1,105 @@
+"""Values the model rules out: negated, called wrong or struck through (docs/grading.md).
+
+The principle: a value the model itself negates (`not 18`, `anything but 18`, `cannot be 18`,
+`nicht 18`, `不是18`), calls wrong (`18 is incorrect`, `18 (wrong)`, `18 ❌`, `18, but that was
+wrong`) or strikes through (`~~18~~`, `\\cancel{18}`, `<s>…18…</s>`, `1̶8̶`) is not a value it
+states. A statement whose only values are ruled out states none, and closing words that rule
+out the very value the working reached leave no answer: the model has said it is not the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+_VALUE = r"[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+"
+# What negates the value after it, in the languages models answer in.
+_NEGATION = (
+    r"(?:(?<!\bif[ \t])\bnot[ \t]++(?:quite[ \t]++|even[ \t]++)?|n['’]t[ \t]++|(?:≠|!=|¬)[ \t]*+"
+    r"|\b(?:anything|everything)[ \t]++(?:but|except)[ \t]++|\b(?:hardly|never)[ \t]++"
+    r"|\bby[ \t]++no[ \t]++means[ \t]++"
+    r"|\bcan(?:not|['’]t|[ \t]+not)[ \t]++(?:possibly[ \t]++)?be[ \t]++"
+    r"|\b(?:rejected|ruled[ \t]++out)[ \t]++|\binitially[ \t]++(?:got|thought|said|wrote)[ \t]++"
+    r"|\bnicht[ \t]++|\bno[ \t]++(?:es|son|era|sería)[ \t]++"
+    r"|\bn['’](?:est|était|serait)[ \t]++pas[ \t]++"
+    r"|\bnon[ \t]++è[ \t]++|\bне[ \t]++|不是[ \t]*+|ではない|じゃない)"
+)
+NEGATED_NUMBER = re.compile(_NEGATION + _VALUE, re.IGNORECASE)
+_NEGATED_BEFORE = re.compile(_NEGATION + r"[-−]?\\?[$£€¥₹]?[ \t]?\Z", re.IGNORECASE)
+_LOOK = 24  # characters before a number in which its negation is looked for
+"""A negated value: `not 18`, `isn't 18`, `≠ 18`, `anything but 18`, `cannot be 18`."""
+# What calls the value before it wrong: `18 is incorrect`, `18 (wrong)`, `18 ❌`, `18 — wrong`,
+# `18? No.`, `18, but that's wrong`, `\\boxed{18} is what a careless solver would write`.
+_CALLED_WRONG = (
+    r"[ \t]*+\}?(?:[ \t]*+[A-Za-z]{2,12}(?<!\bis)(?<!\bwas)(?![A-Za-z]))?[ \t]*+"
+    r"(?:(?:is|was|would[ \t]++be|seems)[ \t]++(?:incorrect|wrong|not[ \t]++(?:right|correct|it"
+    r"|the[ \t]++answer))\b"
+    r"|\([ \t]*+(?:wrong|incorrect|not[ \t]++(?:right|correct)|rejected|ruled[ \t]++out"
+    r"|just[ \t]++kidding|jk)\b|[❌✗✘]|[—–-][ \t]*+(?:incorrect|wrong)\b|\?[ \t]*+no\b"
+    r"|,?[ \t]++but[ \t]++(?:that|this|it)(?:['’]s|[ \t]++is|[ \t]++was)[ \t]++(?:wrong|incorrect"
+    r"|not[ \t]++(?:right|correct))"
+    r"|[ \t]++is[ \t]++what[^.\n]{0,40}\b(?:would|might)\b)"
+)
+CALLED_WRONG = re.compile(_CALLED_WRONG, re.IGNORECASE)
+_VALUE_CALLED_WRONG = re.compile(
+    r"(?<![\d,.])" + _VALUE + r"(?:[ \t]*+%)?" + _CALLED_WRONG, re.IGNORECASE
+)
+_HINTS: tuple[str, ...] = (
+    "not",
+    "n't",
+    "n’t",
+    "≠",
+    "!=",
+    "¬",
+    "but",
+    "except",
+    "hardly",
+    "never",
+    "means",
+)
+_HINTS += ("be ", "reject", "ruled", "initially", "nicht", "no ", "n'", "n’", "non", "не")
+_HINTS += ("不是", "ない", "incorrect", "wrong", "kidding", "jk", "❌", "✗", "✘", "?", "what")
+"""A part of every ruling-out form, in lower case: most stated values have none."""
+# Struck-through text: markdown, LaTeX, HTML.
+_STRUCK = re.compile(
+    r"~~[^~\n]{1,200}~~|\\(?:cancel|bcancel|xcancel|sout|st|xout)\{[^{}\n]{0,200}\}"
+    r"|<(del|strike)>[^<]{0,400}</\1>",
+    re.IGNORECASE,
+)
+# Digits drawn struck through with combining overlays (`1̶8̶`), written as markdown strikes.
+_OVERLAID = re.compile("(?:[\\d.,][\u0335-\u0338]++)++")
+
+
+def without_ruled_out(stated: str) -> str:
+    """A stated answer with the values it rules out blanked (`not 18 but 20` states 20)."""
+    folded = stated.lower()
+    if not any(hint in folded for hint in _HINTS):
+        return stated
+    return _VALUE_CALLED_WRONG.sub(" ", NEGATED_NUMBER.sub(" ", stated))
+
+
+def ruled_out_at(text: str, start: int, end: int) -> bool:
+    """Whether the number ``text[start:end]`` is negated before it or called wrong after it."""
+    before = text[max(0, start - _LOOK) : start].rstrip(" \t$£€¥₹\\-−")
+    # The negation ends right before the number: its last word says at once whether one can.
+    last = before.rsplit(None, 1)[-1].lower() if before.strip() else ""
+    if (last in _LAST_WORDS or last.endswith(_LAST_MARKS)) and _NEGATED_BEFORE.search(
+        text, max(0, start - _LOOK), start
+    ):
+        return True
+    return CALLED_WRONG.match(text, end) is not None
+
+
+_LAST_WORDS = frozenset(
+    ("not", "quite", "even", "but", "except", "hardly", "never", "means", "be", "rejected", "out")
+    + ("got", "thought", "said", "wrote", "nicht", "es", "son", "era", "sería", "pas", "è", "не")
+)
+_LAST_MARKS = ("n't", "n’t", "≠", "!=", "¬", "不是", "ではない", "じゃない")
+
+
+def without_struck(text: str) -> str:
+    """The text with struck-through spans blanked: what the model strikes out it withdraws."""
+    if any(overlay in text for overlay in "\u0335\u0336\u0337\u0338"):
+        text = _OVERLAID.sub(lambda m: " " * len(m.group(0)), text)
+    if "~~" not in text and "\\" not in text and "<" not in text:
+        return text
+    return _STRUCK.sub(lambda m: " " * len(m.group(0)), text)
