@@ -157,7 +157,8 @@ _UNDECIDED = re.compile(
     r"|choose|tell[ \t]+which|determine[ \t]+which|be[ \t]+sure[ \t]+which)"
     r"|(?:depends|depending)[ \t]+on[ \t]+(?:whether|how|the[ \t]+(?:interpretation|reading))"
     r"|coin[ \t-]+(?:flip|toss)|toss[ \t-]+up|50[ \t]*/[ \t]*50|fifty[ \t-]+fifty"
-    r"|not[ \t]+sure[ \t]+which|the[ \t]+other[ \t]+possibility"
+    r"|not[ \t]+sure[ \t]+which|the[ \t]+other[ \t]+possibility|no[ \t]+estoy[ \t]+segur[oa]"
+    r"|nicht[ \t]+sicher|pas[ \t]+sûr|не[ \t]+уверен|不确定|不太确定|我不确定"
     r"|(?:answer|result)[ \t]+depends[ \t]+on[ \t]+(?:the[ \t]+)?(?:interpretation|reading)"
     r"|(?:I['’]m|I[ \t]+am)[ \t]+(?:only[ \t]+)?\d{1,2}[ \t]*%[ \t]+(?:sure|confident|certain)"
     r"|(?:I['’]m|I[ \t]+am)[ \t]+not[ \t]+(?:sure|confident|certain)(?:[ \t]+(?:in|of|about)"
@@ -177,6 +178,7 @@ _UNDECIDED_HINTS: tuple[str, ...] = (
     "coin",
 )
 _UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "confident", "?")
+_UNDECIDED_HINTS += ("segur", "sicher", "sûr", "уверен", "确定")
 _UNDECIDED_LOOK = 600
 
 

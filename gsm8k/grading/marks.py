@@ -24,9 +24,10 @@ import re
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.reader import Found, Reader
 from gsm8k.grading.units import asked_unit, one_quantity, unit_named
-from gsm8k.grading.words import number_in_words
+from gsm8k.grading.words import number_in_words, words_state_one_value
 
 NOT_A_NUMBER_IN_WORDS = "the final answer is stated in words that hold no number"
+NOT_ONE_VALUE_IN_WORDS = "the final answer in words offers two values or rules its value out"
 # A courtesy after the final statement, which may hold a digit (`Let me know if you have 2 more
 # questions!`): not working, and not a number of the answer.
 _COURTESY = re.compile(
@@ -172,6 +173,8 @@ def final_words(reader: Reader) -> Found | str | None:
         raw = last.group("value").strip()
         return NOT_A_NUMBER_IN_WORDS if raw and not _ALNUM.search(raw) else None
     value = number_in_words(value_text)
+    if value is not None and not words_state_one_value(value_text):
+        return NOT_ONE_VALUE_IN_WORDS  # `ANSWER: sixteen or eighteen`, `ANSWER: not fifty`
     return NOT_A_NUMBER_IN_WORDS if value is None else (value, last.group(0).strip())
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.reader import RULED_OUT, SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import BOUND, EXPRESSION, HEDGED
+from gsm8k.grading.ruled_out import NEGATED_NUMBER
 from gsm8k.grading.rules import NoAnswer
 
 VALUE_WINDOW = 200
@@ -81,6 +82,14 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
                 return NoAnswer(HEDGED)
             bound = opening.startswith(("at ", "more", "less", "fewer", "greater", "no "))
             return NoAnswer(BOUND if bound else EXPRESSION)
+        if last and sentence is None and NEGATED_NUMBER.match(rest):
+            closed = SENTENCE_END.search(rest)
+            sentence = rest if closed is None else rest[: closed.start()]
+            if reader.refusal(sentence) == RULED_OUT:
+                # `The answer is not 20.`: the final statement only rules a value out; the
+                # working's last number is not delivered in its place.
+                return NoAnswer(RULED_OUT)
+            sentence = None
         if sentence is None:
             continue
         refused = reader.refusal(sentence) if last else None

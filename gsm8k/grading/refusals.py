@@ -60,26 +60,30 @@ _BOUND_BEFORE = re.compile(
 # of other languages (`18 oder 20`). The unit word is a word of its own: `$168 for 2 weeks` is
 # not `$168 f` or `2`.
 _ALTERNATIVE = re.compile(
-    r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?"
+    r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?(?:(?:\.{2,3}|…)[ \t]*+)?"
     r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или|if[ \t]+not"
+    r"|oppure|ovvero|hoặc|eller|bzw\.?|beziehungsweise|atau|veya|yoki|ou[ \t]+bien|au"
     r"|alt(?:\.|:|ernatively)?:?)|and|to|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus)[ \t]+"
     # An unspaced hyphen between two values is a range (`18-20`) or a subtraction not done;
     # a slash before a price is a choice (`$18 / $20`), never a fraction.
     r"|(?<=\d)(?<!\b(?:19|20)\d\d)-(?=\\?[$£€¥₹]?\d)|[ \t]*+/[ \t]*+(?=\\?[$£€¥₹])"
     r"|(?<=[A-Za-z])[ \t]*+/[ \t]*+(?=\\?[$£€¥₹]?\d)"
     r"|\(?[ \t]*(?:[–—;~∼|±&∨]|\+/-|\\pm\b)[ \t]*"
-    r"|\(?[ \t]*或者?[ \t]*|,[ \t]+|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
+    r"|\(?[ \t]*(?:或者?|または|あるいは|또는|혹은)[ \t]*|,[ \t]+|[，、][ \t]*+"
+    r"|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
     r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)(?:[ \t]+(?:perhaps|maybe|possibly"
     r"|probably|else|even))?[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
     r"(?:(?:or|perhaps|maybe|possibly|probably|else|even|if[ \t]+not|give[ \t]+or[ \t]+take"
-    r"|plus[ \t]+or[ \t]+minus)[ \t,]++){0,2}"
+    r"|plus[ \t]+or[ \t]+minus|tal[ \t]+vez|quizás?|vielleicht|wahrscheinlich|eher"
+    r"|peut[- ]être|forse|talvez|aunque[ \t]+podría[ \t]+ser|может[ \t]+быть|возможно)[ \t,]++"
+    r"|(?:也)?(?:可能是|也许是|或许是)[ \t]*+){0,2}"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
 # Joiners that also open an explanation (`18 — 9 eggs at $2 each`, `18 & 9 eggs are sold`): the
 # value after them is a candidate only when it closes the statement, alone or with a unit.
 _CLOSING_ONLY = re.compile(r"[—&∼~±]")
-_CLOSES = re.compile(r"[ \t]*+(?:[A-Za-z]{1,12}[ \t]*+)?[\s.!?)*_}$]*\Z")
+_CLOSES = re.compile(r"[ \t]*+(?:[—–-]?[ \t]*+[A-Za-z]{1,12}[ \t]*+)?[\s.!?)*_}$]*\Z")
 _WORD_AFTER = re.compile(r"[A-Za-z]{3,12}(?![A-Za-z])")
 _UNIT_AFTER = re.compile(r"[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*)?(?P<unit>[A-Za-z]{2,12}|¢)")
 _LAST_DIGIT = Decimal("1e-20")
@@ -121,6 +125,8 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
             return None  # `18 — 9 eggs at $2 each`: an explanation after a dash, not a candidate
         if "±" in alternative[0] and number_from_match(second) == 0:
             return None  # `18 (±0)`
+        if "~" in alternative[0] and _rounded_alike(stated, first, second):
+            return None  # `33.33 ≈ 33`: the value and itself rounded
     if second is not None and alternative is not None:
         # Each value with its scale word: `$18 billion or $18 million` are two.
         one, other = parse_number(stated[first.start() :]), parse_number(stated[second.start() :])
@@ -240,3 +246,13 @@ def arithmetic_value(text: str, first: re.Match[str]) -> Decimal | None:
         else:
             terms.append(-operand if op in ("-", "−") else operand)
     return sum(terms, Decimal(0))
+
+
+def _rounded_alike(stated: str, first: re.Match[str], second: re.Match[str]) -> bool:
+    """Whether two values are one, the one with more decimals rounded to the other's."""
+    one, other = parse_number(stated[first.start() :]), parse_number(stated[second.start() :])
+    if one is None or other is None:
+        return False
+    fine, coarse = sorted((one, other), key=lambda v: v.as_tuple().exponent)
+    exponent = coarse.as_tuple().exponent
+    return isinstance(exponent, int) and fine.quantize(Decimal(1).scaleb(exponent)) == coarse

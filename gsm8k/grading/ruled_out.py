@@ -90,9 +90,12 @@ def ruled_out_at(text: str, start: int, end: int) -> bool:
 
 
 _LAST_WORDS = frozenset(
-    ("not", "quite", "even", "but", "except", "hardly", "never", "means", "be", "rejected", "out")
-    + ("got", "thought", "said", "wrote", "nicht", "es", "son", "era", "sería", "pas", "è", "не")
-)
+    (
+        "not", "quite", "even", "but", "except", "hardly", "never", "means", "be", "rejected",
+        "out", "got", "thought", "said", "wrote", "nicht", "es", "son", "era", "sería", "pas",
+        "è", "не",
+    )
+)  # fmt: skip
 _LAST_MARKS = ("n't", "n’t", "≠", "!=", "¬", "不是", "ではない", "じゃない")
 
 

@@ -77,7 +77,10 @@ _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 
 QUESTIONED = "the final answer line questions its value: it does not state an answer"
 # A value the line asks about: `ANSWER: 18? No.`, `ANSWER: $18?`
-_QUESTIONED = re.compile(r"[ \t*_`$\\]*[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t*_`]*[?？]")
+_QUESTIONED = re.compile(
+    r"[ \t*_`$\\]*(?:[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t]*+(?:→|->|⇒)[ \t*_`$\\]*+)?"
+    r"[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t*_`]*\(?[?？]"
+)
 
 
 class NoAnswer(str):

@@ -74,3 +74,25 @@ def _read_from(text: str, words: list[re.Match[str]], start: int) -> Decimal:
             break
         previous_end, after_scale = word.end(), lowered in _SCALES
     return Decimal(total + current)
+
+
+_NEGATED_WORDS = re.compile(r"\b(?:not|never|hardly)\b|n['’]t\b", re.IGNORECASE)
+
+
+def words_state_one_value(text: str) -> bool:
+    """Whether number words state one value: not negated (`not fifty`), not two runs of number
+    words with other words between (`sixteen or eighteen`, `thirty-seven? seventy?`)."""
+    words = list(_WORD.finditer(text))
+    first = next((i for i, word in enumerate(words) if _value_word(word.group(0))), None)
+    if first is None:
+        return True
+    if _NEGATED_WORDS.search(text, 0, words[first].start()):
+        return False
+    runs, in_run = 0, False
+    for word in words[first:]:
+        lowered = word.group(0).lower()
+        numeric = _value_word(lowered) or (in_run and lowered == "and")
+        if numeric and not in_run and lowered != "and":
+            runs += 1
+        in_run = numeric
+    return runs < 2
