@@ -56,6 +56,7 @@ from gsm8k.grading.rules import DECORATION, NoAnswer, boxed_spans
 from gsm8k.grading.words import number_in_words
 
 RETRACTED = "the answer statement is retracted and nothing after it states an answer"
+LISTED = "the answer statement follows one of another value with nothing between: a list"
 HEDGED_BOTH = "the answer statement is hedged and an alternative value follows it: no one answer"
 
 # Every mark that states an answer, in text order. An answer phrase counts only with a number
@@ -125,7 +126,7 @@ _CONCLUSION = re.compile(
 # Another value offered after a hedged statement, without an answer mark: `…, but it could be 20`.
 _OTHER_VALUE = re.compile(
     r"\b(?:or|but|alternatively|alt\.?|otherwise|maybe|perhaps|possibly|could|might|though"
-    r"|although|else)(?![A-Za-z])[^.!?\n\d]{0,80}\d",
+    r"|although|else|try|instead)(?![A-Za-z])[^.!?\n\d]{0,80}\d",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
@@ -134,6 +135,7 @@ _UNIT_WORD = re.compile(r"[\d,.]*+\}?\$?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A
 # The result of a computation in the working: `= 36`, `= $36`.
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200
+_LIST_LOOK = 200  # characters before a statement searched for one it is listed after
 _OFFER_LOOK = 2_000
 _CONCLUSION_LOOK = 400
 """Characters at the end of a text in which its closing sentence is looked for."""
@@ -201,6 +203,8 @@ def deliver(
         )
     if undecided_after(text, current.end):
         return NoAnswer(UNDECIDED_NOTE)  # `ANSWER: 36` … `But honestly 9 is equally likely.`
+    if _listed_after_other(reader, current):
+        return NoAnswer(LISTED)
     tail = text[current.end :]
     folded = tail.lower()
     if _offers_other(reader, current):
@@ -269,7 +273,12 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
         return True  # `One possible answer is $18, another is $20.`
     # A statement offers its alternatives near its value: a flood of `18 or 18 or …` inside one
     # statement is read for its first _OFFER_LOOK characters (each candidate costs a reading).
-    inside = _OTHER_VALUE.finditer(text, begin, min(statement.end, begin + _OFFER_LOOK))
+    inside = chain(
+        _OTHER_VALUE.finditer(text, begin, min(statement.end, begin + _OFFER_LOOK)),
+        _OTHER_VALUE.finditer(
+            text, max(begin + _OFFER_LOOK, statement.end - _OFFER_LOOK), statement.end
+        ),
+    )
     after = _OTHER_VALUE.finditer(text, max(begin, statement.end), stop)
     for offered in chain(inside, after):
         # Read with its currency sign, which says its unit (`90 cents, or $0.90`).
@@ -281,6 +290,21 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
             if not (same_quantity(other, statement.value) and unit is not None):
                 return True
     return False
+
+
+def _listed_after_other(reader: Reader, statement: Statement) -> bool:
+    """Whether the statement comes right after one of another value, nothing but space and
+    punctuation between (`ANSWER: 9\nANSWER: 36`, `\boxed{180} \boxed{3}`): a list."""
+    earlier = _statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
+    if not earlier:
+        return False
+    previous = earlier[-1]
+    gap = reader.text[previous.end : statement.start]
+    if previous.end > statement.start:
+        return False  # one statement read twice (`Answer: … she spent \\boxed{32}`)
+    return not same_number(previous.value, statement.value) and not any(
+        char.isalnum() or char == "`" for char in gap  # a code fence quotes what it holds
+    )
 
 
 def _stated_before(reader: Reader, statement: Statement) -> bool:

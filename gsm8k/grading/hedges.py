@@ -245,7 +245,8 @@ _ONE_OF_SEVERAL = re.compile(
     r"\bone[ \t]+(?:(?:possible|plausible|valid|reasonable)[ \t]+)?(?:answer|possibility|option"
     r"|solution|interpretation|reading|estimate)\b[^.!?\n]*?\b(?:another|the[ \t]+other"
     r"|a[ \t]+second)\b|\b(?:another|the[ \t]+other)[ \t]+(?:(?:possible|valid)[ \t]+)?(?:answer"
-    r"|possibility|option|solution|interpretation|reading)[ \t]+(?:is|(?:would|could)[ \t]+be)\b",
+    r"|possibility|option|solution|interpretation|reading)[ \t]+(?:is|(?:would|could)[ \t]+be)\b"
+    r"|\b(?:answer|it|result)[ \t]+(?:is|will[ \t]+be|must[ \t]+be)[ \t]+one[ \t]+of\b",
     re.IGNORECASE,
 )
 
@@ -254,6 +255,41 @@ def one_of_several(sentence: str) -> bool:
     """Whether a sentence calls its values some of several answers (`$18 is one answer, $20 is
     another.`): each is a candidate, none the answer."""
     return _ONE_OF_SEVERAL.search(sentence) is not None
+
+
+# Values given per case: `60 in the first case and 20 in the second`, `352 (part a), 44 (part
+# b)`, `10 if we include it, 8 if we don't`, `4 and 7 for the two options`, `8 and 50
+# respectively`, `whichever of 1115 and 539 is correct`; and a list offered as candidates.
+_PER_CASE = re.compile(
+    r"\b(?:cases?|scenarios?|options?|readings?|interpretations?|methods?|estimates?|bounds?"
+    r"|parts?|respectively|possibilit(?:y|ies)|candidates?|guess(?:es)?|alternatives?|whichever"
+    r"|(?:if|when)[ \t]+(?:we|you|I)[ \t]+(?:do|don['’]?t|include|exclude|count|ignore)"
+    r"|with(?:out)?[ \t]+(?:it|the[ \t]+extra)|by[ \t]+(?:one|another|the[ \t]+other)\b"
+    r"|the[ \t]+numbers[ \t]+(?:are|were|in)|some[ \t]+numbers|every[ \t]+(?:integer|number))\b",
+    re.IGNORECASE,
+)
+
+
+def _candidate_list(reader: Reader, start: int, end: int) -> bool:
+    """Whether a closing sentence (no working in it) offers two or more values as candidates:
+    per case, or as a bare list, values and joiners alone (`Guesses: 3 9`, `Also 160 and 260.`,
+    `… up to 20: 1, 2, …`)."""
+    text = reader.text
+    sentence = text[start:end]
+    if _WORKING.search(sentence):
+        return False
+    values = _values(reader, start, end)
+    if len({value[0] for value in values}) < 2:
+        return False
+    if _PER_CASE.search(sentence):
+        return True
+    colon = sentence.rfind(":", 0, values[0][1] - start) if ":" in sentence else -1
+    listed = sentence[colon + 1 :] if colon >= 0 else sentence
+    words = [w for w in _GAP_WORD.findall(listed) if w.lower() not in _JOINERS | {"and", "also"}]
+    return not words and all(
+        not _WORD_AFTER.match(text, value[2]) or _unit(text, value) == _unit(text, values[0])
+        for value in values
+    )
 
 
 def _hypothetical(sentence: str) -> bool:
@@ -268,7 +304,9 @@ def two_guesses(reader: Reader) -> bool:
         return False
     last_start, last_end = sentences[-1]
     last = text[last_start:last_end]
-    if one_of_several(last) and len({v[0] for v in _values(reader, last_start, last_end)}) > 1:
+    if one_of_several(last) and _values(reader, last_start, last_end):
+        return True
+    if _candidate_list(reader, last_start, last_end):
         return True
     strong = _STRONG.search(last) is not None
     if not strong and not _ALTERNATIVE_HINT.search(last):

@@ -82,14 +82,13 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
                 return NoAnswer(HEDGED)
             bound = opening.startswith(("at ", "more", "less", "fewer", "greater", "no "))
             return NoAnswer(BOUND if bound else EXPRESSION)
-        if last and sentence is None and NEGATED_NUMBER.match(rest):
+        if sentence is None and NEGATED_NUMBER.match(rest):
+            # `The answer is not 20.`: the final statement only rules a value out, and the
+            # working's last number is not delivered in its place; `not 6 12` states 12.
             closed = SENTENCE_END.search(rest)
             sentence = rest if closed is None else rest[: closed.start()]
-            if reader.refusal(sentence) == RULED_OUT:
-                # `The answer is not 20.`: the final statement only rules a value out; the
-                # working's last number is not delivered in its place.
+            if last and reader.refusal(sentence) == RULED_OUT:
                 return NoAnswer(RULED_OUT)
-            sentence = None
         if sentence is None:
             continue
         refused = reader.refusal(sentence) if last else None

@@ -77,7 +77,7 @@ _ALTERNATIVE = re.compile(
     r"(?:(?:or|perhaps|maybe|possibly|probably|else|even|if[ \t]+not|give[ \t]+or[ \t]+take"
     r"|plus[ \t]+or[ \t]+minus|tal[ \t]+vez|quizás?|vielleicht|wahrscheinlich|eher"
     r"|peut[- ]être|forse|talvez|aunque[ \t]+podría[ \t]+ser|может[ \t]+быть|возможно)[ \t,]++"
-    r"|(?:也)?(?:可能是|也许是|或许是)[ \t]*+){0,2}"
+    r"|(?:也)?(?:可能是|也许是|或许是)[ \t]*+|(?:ANSWER|[Aa]nswer)[ \t]*+:[ \t]*+){0,2}"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
 # Joiners that also open an explanation (`18 — 9 eggs at $2 each`, `18 & 9 eggs are sold`): the

@@ -37,7 +37,7 @@ _CALLED_WRONG = (
     r"|just[ \t]++kidding|jk)\b|[❌✗✘]|[—–-][ \t]*+(?:incorrect|wrong)\b|\?[ \t]*+no\b"
     r"|,?[ \t]++but[ \t]++(?:that|this|it)(?:['’]s|[ \t]++is|[ \t]++was)[ \t]++(?:wrong|incorrect"
     r"|not[ \t]++(?:right|correct))"
-    r"|[ \t]++is[ \t]++what[^.\n]{0,40}\b(?:would|might)\b)"
+    r"|is[ \t]++what[^.\n]{0,40}\b(?:would|might)\b)"
 )
 CALLED_WRONG = re.compile(_CALLED_WRONG, re.IGNORECASE)
 _VALUE_CALLED_WRONG = re.compile(
@@ -105,4 +105,17 @@ def without_struck(text: str) -> str:
         text = _OVERLAID.sub(lambda m: " " * len(m.group(0)), text)
     if "~~" not in text and "\\" not in text and "<" not in text:
         return text
-    return _STRUCK.sub(lambda m: " " * len(m.group(0)), text)
+    return _STRUCK.sub(_struck_out, text)
+
+
+def _struck_out(struck: re.Match[str]) -> str:
+    # A struck value is one the model rules out (`~~18~~` reads `not 18`); struck prose goes.
+    inner = _STRUCK_VALUE.fullmatch(struck.group(0))
+    return f" not {inner.group(1)} " if inner else " " * len(struck.group(0))
+
+
+_STRUCK_VALUE = re.compile(
+    r"(?:~~|\\[a-z]{2,7}\{|<(?:del|strike)>)[ \t]*([-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*)[ \t]*"
+    r"(?:~~|\}|</(?:del|strike)>)",
+    re.IGNORECASE,
+)

@@ -13,8 +13,9 @@ from bisect import bisect_right
 from collections.abc import Iterable
 
 from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading, unit_of
-from gsm8k.grading.reader import Found, Reader
+from gsm8k.grading.reader import RULED_OUT, Found, Reader
 from gsm8k.grading.refusals import HEDGED
+from gsm8k.grading.ruled_out import CALLED_WRONG
 from gsm8k.grading.units import competing, compound_units, one_quantity
 from gsm8k.grading.words import number_in_words
 
@@ -77,6 +78,10 @@ _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 
 QUESTIONED = "the final answer line questions its value: it does not state an answer"
 # A value the line asks about: `ANSWER: 18? No.`, `ANSWER: $18?`
+# The line's one value only in brackets, questioned: `ANSWER: whatever the key says (800?)`.
+_ONLY_VALUE_QUESTIONED = re.compile(
+    r"[^\d\n]*\([ \t]*[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t]*[?？][ \t]*\)\W*"
+)
 _QUESTIONED = re.compile(
     r"[ \t*_`$\\]*(?:[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t]*+(?:→|->|⇒)[ \t*_`$\\]*+)?"
     r"[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t*_`]*\(?[?？]"
@@ -145,7 +150,7 @@ def find_answer_line(reader: Reader) -> Found | NoAnswer | None:
             refused = reader.refusal(value.strip())
             if refused is not None:
                 return NoAnswer(refused)
-            if _QUESTIONED.match(value):
+            if _QUESTIONED.match(value) or _ONLY_VALUE_QUESTIONED.fullmatch(value.strip()):
                 return NoAnswer(QUESTIONED)
             computed = (
                 reader.computed_value(value.strip())
@@ -300,6 +305,8 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
         return NoAnswer(reader.refusal(content) or NOT_A_NUMBER_BOXED)
     if reader.box_offers_two_values(content, value):
         return NoAnswer(HEDGED)  # `\\boxed{18 \\mid 20}`: one box, two values offered
+    if CALLED_WRONG.match(reader.text, end + 1):
+        return NoAnswer(RULED_OUT)  # `\\boxed{18} is what a careless solver would write`
     return value, f"\\boxed{{{content}}}"
 
 
