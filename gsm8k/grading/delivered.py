@@ -303,7 +303,8 @@ def _listed_after_other(reader: Reader, statement: Statement) -> bool:
     if previous.end > statement.start:
         return False  # one statement read twice (`Answer: … she spent \\boxed{32}`)
     return not same_number(previous.value, statement.value) and not any(
-        char.isalnum() or char == "`" for char in gap  # a code fence quotes what it holds
+        char.isalnum() or char == "`"
+        for char in gap  # a code fence quotes what it holds
     )
 
 

@@ -10,11 +10,11 @@ sentence that the question does not state (:mod:`gsm8k.grading.question`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from gsm8k.grading.numbers import normalize, value_with_fraction
-from gsm8k.grading.question import in_reason, restates_question
+from gsm8k.grading.question import in_aside, in_reason, restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.units import asking_text
@@ -70,6 +70,8 @@ def find_last_number(reader: Reader) -> Found | None:
     return _scan_tail(reader)
 
 
+_MOST_REMEMBERED = 4_096
+"""Most computed values a scan remembers (memory stays bounded on a flood of working)."""
 _TAIL = 16_000
 """Characters at the end of a long text in which its last number is looked for first."""
 
@@ -123,6 +125,8 @@ class _Sentence:
     wanted: bool = False
     result: Found | None = None
     """A number equal to the result of the working's last computation (`= 12`) before it."""
+    computed: list[Decimal] = field(default_factory=list)
+    """The values the sentence computes (after `=`)."""
 
 
 def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
@@ -139,6 +143,9 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     sentence_start = start
     skip_until = -1
     last_result: Decimal | None = None
+    # Values the working computed in earlier sentences: a closing sentence that names the last
+    # result and goes on to one of these restates a part of the working (`$460 …, 5 of which`).
+    computed_before: set[Decimal] = set()
     # `How many more hours …?`: a difference is the answer, not a comparison beside it.
     asks_difference = _DIFFERENCE_ASKED.search(asking_text(reader.question_text)) is not None
 
@@ -147,6 +154,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
 
     def close_sentence(end: int) -> None:
         nonlocal sentence, sentence_start
+        computed_now = sentence.computed
         question = text[end : end + 1] in ("?", "？")
         restated_question = question and "=" not in text[sentence_start:end]
         if sentence.last is not None and not restated_question:
@@ -160,7 +168,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             if (
                 restated is not None
                 and chosen[0] != restated[0]
-                and _in_question(chosen)
+                and (_in_question(chosen) or chosen[0] in computed_before)
                 and not _RESULT_WORD.search(text, max(0, sentence_start, end - 200), end)
             ):
                 # "She pays $20, which is $10 less than the full $30.", "He saves for 12 days to
@@ -173,6 +181,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
                 # "She makes $18 a day. She sells at $2 each.": a closing sentence that only
                 # restates the question does not take back the result computed before it.
                 sentence, sentence_start = _Sentence(), end + 1
+                if len(computed_before) < _MOST_REMEMBERED:
+                    computed_before.update(computed_now)
                 return
             result.last = chosen
             result.computed = not only_restates and (
@@ -181,6 +191,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             result.saw_wanted = result.saw_wanted or sentence.wanted
             result.only_question = bool(reader.question) and sentence.fresh is None
         sentence, sentence_start = _Sentence(), end + 1
+        if len(computed_before) < _MOST_REMEMBERED:
+            computed_before.update(computed_now)
 
     ends = _SENTENCE_END.finditer(text, start)
     end = next(ends, None)
@@ -213,7 +225,10 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         computed = _RESULT_BEFORE.search(text, max(0, match.start() - 4), match.start())
         # After the sentence's result, a premise clause's numbers restate its reasons (`$20 a
         # day, since 9 eggs × $2 = $18`).
-        premise = sentence.fresh is not None and in_reason(text, match.start(), sentence_start)
+        premise = sentence.fresh is not None and (
+            in_reason(text, match.start(), sentence_start)
+            or (computed is None and in_aside(text, match.start(), sentence_start))
+        )
         sentence.last_restates = (
             in_question
             and not bold
@@ -239,6 +254,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         if not sentence.last_restates:
             sentence.kept = found
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
+        if computed is not None:
+            sentence.computed.append(value)
         if computed is not None and not premise:
             last_result = value
             sentence.result = found  # the sentence computes its own result (`$10 - $7 = $3`)

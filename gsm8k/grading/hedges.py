@@ -261,10 +261,12 @@ def one_of_several(sentence: str) -> bool:
 # b)`, `10 if we include it, 8 if we don't`, `4 and 7 for the two options`, `8 and 50
 # respectively`, `whichever of 1115 and 539 is correct`; and a list offered as candidates.
 _PER_CASE = re.compile(
-    r"\b(?:cases?|scenarios?|options?|readings?|interpretations?|methods?|estimates?|bounds?"
-    r"|parts?|respectively|possibilit(?:y|ies)|candidates?|guess(?:es)?|alternatives?|whichever"
-    r"|(?:if|when)[ \t]+(?:we|you|I)[ \t]+(?:do|don['’]?t|include|exclude|count|ignore)"
-    r"|with(?:out)?[ \t]+(?:it|the[ \t]+extra)|by[ \t]+(?:one|another|the[ \t]+other)\b"
+    r"\(part[ \t]+[a-z1-9]\)|\b(?:(?:first|second|third|one|other|another|each|both|two|either)"
+    r"[ \t]+(?:possible[ \t]+)?(?:case|scenario|option|reading|interpretation|method|estimate"
+    r"|way|approach|possibility)s?|(?:case|scenario|option|reading|interpretation)[ \t]+(?:one"
+    r"|two|three|[a-c1-3])|(?:low|high|lower|upper)[ \t]+(?:estimate|bound)|respectively"
+    r"|whichever|candidates?|guesses|(?:if|when)[ \t]+(?:we|you|I)[ \t]+(?:do|don['’]?t"
+    r"|include|exclude|count|ignore)|without[ \t]+(?:it|the[ \t]+extra)"
     r"|the[ \t]+numbers[ \t]+(?:are|were|in)|some[ \t]+numbers|every[ \t]+(?:integer|number))\b",
     re.IGNORECASE,
 )

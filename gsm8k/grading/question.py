@@ -158,6 +158,20 @@ def in_premise(text: str, start: int, sentence_start: int = 0) -> bool:
     return _PREMISE_CLAUSE.search(clause) is not None
 
 
+# An aside after a sentence's result: a bracket (`$18 per day (9 eggs × $2)`) or a comparison
+# (`$18 a day, compared with $32 if …`, `540 meters, up from 180`, `versus $104,000`).
+_ASIDE = re.compile(
+    r"(?:\([^()\n]*|\b(?:compared[ \t]+(?:to|with)|versus|vs\.?|(?:up|down)[ \t]+from"
+    r"|instead[ \t]+of|rather[ \t]+than|as[ \t]+opposed[ \t]+to)\b[^.!?\n;:()]*)$",
+    re.IGNORECASE,
+)
+
+
+def in_aside(text: str, start: int, sentence_start: int = 0) -> bool:
+    """Whether the number at ``start`` stands in an aside: a bracket or a comparison."""
+    return _ASIDE.search(text, max(sentence_start, start - _PREMISE_LOOK), start) is not None
+
+
 def in_reason(text: str, start: int, sentence_start: int = 0) -> bool:
     """Whether the number at ``start`` stands in a clause that gives a reason (`, since 9 eggs ×
     $2 = $18`, `because …`): any number there, the question's or not, is a premise."""

@@ -83,6 +83,7 @@ _RATE = re.compile(r"[ \t]*+(?:/|per\b|an?(?=[ \t]+[A-Za-z])|each\b|every\b)[ \t
 _PERIOD = re.compile(r"[A-Za-z]{2,12}")
 # The period a question asks a rate for: `every day`, `per week`, `a month`, `daily`.
 _ASKED_PERIOD = re.compile(r"\b(?:per|each|every|an?)[ \t]+([a-z]{3,7})\b|\b([a-z]{3,5})ly\b")
+_QUESTION_WORD = re.compile(r"\b(?:how|what)\b")
 _ADVERBS = {"dai": "day", "hour": "hour", "week": "week", "month": "month", "year": "year"}
 
 # `How many minutes`, `How many more minutes`, `How many additional minutes` (one word between).
@@ -182,8 +183,12 @@ def rate_period(text: str, end: int) -> str | None:
 
 @lru_cache(maxsize=64)
 def asked_period(question: str | None) -> str | None:
-    """The period the question asks a rate for (`How much … every day?` is `day`), or ``None``."""
-    for found in _ASKED_PERIOD.finditer(asking_text(question)):
+    """The period the question asks a rate for (`How much … every day?` is `day`), or ``None``:
+    read after its question word, since the premises before it name other periods (`If he is
+    paid $50 every day, how much does he earn in a year?`)."""
+    asking = asking_text(question)
+    opened = [found.start() for found in _QUESTION_WORD.finditer(asking)]
+    for found in _ASKED_PERIOD.finditer(asking, opened[-1] if opened else 0):
         word = found.group(1) or _ADVERBS.get(found.group(2) or "")
         named = unit_named(word) if word else None
         if named is not None and _UNITS[named][1] in ("time", "calendar"):
