@@ -14,9 +14,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from gsm8k.grading.numbers import normalize, value_with_fraction
-from gsm8k.grading.question import in_aside, in_reason, restates_question
+from gsm8k.grading.question import (
+    COMPARED_HINT,
+    in_bracket,
+    in_comparison,
+    in_reason,
+    restates_question,
+)
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
-from gsm8k.grading.ruled_out import ruled_out_at
+from gsm8k.grading.ruled_out import WRONG_HINT, ruled_out_at
 from gsm8k.grading.units import asking_text
 
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
@@ -43,7 +49,8 @@ _CHECK = re.compile(
     r"|proof)\b|[✓✔]",
     re.IGNORECASE,
 )
-_RESULT_BEFORE = re.compile(r"(?:=|>>)[ \t]?\\?\$?[ \t]?$")
+_NOTE = re.compile(r"\s*+\([^()]*+\)?[\s.]*+\Z")
+_RESULT_BEFORE = re.compile(r"(?:=|>>)[ \t]?(?:\*\*|__)?\\?\$?[ \t]?$")
 # A list marker has its item on its line: a bare ` 18. ` line is a number, not a marker.
 _LIST_MARKER = re.compile(r"[.)][ \t]++[^\s]")
 _LINE_START_BEFORE = re.compile(r"\n[ \t]*$")
@@ -177,7 +184,9 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
                 chosen = sentence.fresh = restated
             only_restates = sentence.last_restates and chosen is sentence.last
             checks = _CHECK.search(text, sentence_start, end) is not None
-            if (only_restates or checks) and result.computed:
+            # A note in brackets after the answer (`(The guesses were 80, 60 and 100.)`).
+            noted = result.last is not None and _NOTE.match(text, sentence_start, end) is not None
+            if ((only_restates or checks) and result.computed) or noted:
                 # "She makes $18 a day. She sells at $2 each.": a closing sentence that only
                 # restates the question does not take back the result computed before it.
                 sentence, sentence_start = _Sentence(), end + 1
@@ -196,10 +205,19 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
 
     ends = _SENTENCE_END.finditer(text, start)
     end = next(ends, None)
+    hinted_from, hints = -1, (False, False)
     for match in reader.numbers.finditer(text, start):
         while end is not None and end.start() < match.start():
             close_sentence(end.start())
             end = next(ends, None)
+        if hinted_from != sentence_start:
+            # Whether the sentence holds a comparison word, or a word that calls a value wrong:
+            # looked for once a sentence, not at every number of a flood.
+            hinted_from, stop = sentence_start, len(text) if end is None else end.end()
+            hints = (
+                COMPARED_HINT.search(text, sentence_start, stop) is not None,
+                WRONG_HINT.search(text, sentence_start, stop) is not None,
+            )
         if match.start() < skip_until:
             continue  # the fraction of a mixed number read whole (`3 2/5`)
         if _LABEL_BEFORE.search(text, max(0, match.start() - 4), match.start()):
@@ -207,7 +225,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             continue
         if _LIST_MARKER.match(text, match.end()) and _starts_line(text, match.start()):
             continue
-        if ruled_out_at(text, match.start(), match.end()):
+        if ruled_out_at(text, match.start(), match.end(), called_wrong=hints[1]):
             continue  # `The answer is NOT 18.`, `18 is wrong`: a value ruled out is not the answer
         mixed = reader.mixed_at(match, text)
         value, number_end = mixed if mixed is not None else (None, match.end())
@@ -219,15 +237,27 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             continue
         found = (value, text[match.start() : number_end])
         in_question = value.copy_abs() in reader.question
+        earlier = sentence.last
         sentence.last = found
         bold = _in_bold(text, sentence_start, match.start())
         # A number after `=` is the result of working (`20*3=60 meters`), never a restatement.
         computed = _RESULT_BEFORE.search(text, max(0, match.start() - 4), match.start())
         # After the sentence's result, a premise clause's numbers restate its reasons (`$20 a
         # day, since 9 eggs × $2 = $18`).
-        premise = sentence.fresh is not None and (
-            in_reason(text, match.start(), sentence_start)
-            or (computed is None and in_aside(text, match.start(), sentence_start))
+        premise = (
+            sentence.fresh is not None
+            and (
+                in_reason(text, match.start(), sentence_start)
+                or (
+                    hints[0]
+                    and computed is None
+                    and in_comparison(text, match.start(), sentence_start)
+                )
+            )
+        ) or (
+            earlier is not None
+            and computed is None
+            and in_bracket(text, match.start(), sentence_start)
         )
         sentence.last_restates = (
             in_question

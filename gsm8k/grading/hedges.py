@@ -265,7 +265,7 @@ _PER_CASE = re.compile(
     r"[ \t]+(?:possible[ \t]+)?(?:case|scenario|option|reading|interpretation|method|estimate"
     r"|way|approach|possibility)s?|(?:case|scenario|option|reading|interpretation)[ \t]+(?:one"
     r"|two|three|[a-c1-3])|(?:low|high|lower|upper)[ \t]+(?:estimate|bound)|respectively"
-    r"|whichever|candidates?|guesses|(?:if|when)[ \t]+(?:we|you|I)[ \t]+(?:do|don['’]?t"
+    r"|whichever|(?:if|when)[ \t]+(?:we|you|I)[ \t]+(?:do|don['’]?t"
     r"|include|exclude|count|ignore)|without[ \t]+(?:it|the[ \t]+extra)"
     r"|the[ \t]+numbers[ \t]+(?:are|were|in)|some[ \t]+numbers|every[ \t]+(?:integer|number))\b",
     re.IGNORECASE,

@@ -294,9 +294,15 @@ def without_example_marks(text: str) -> str:
     answer. Each mark is judged by bounded windows around it, so the cost stays linear."""
     spans = []
     for mark in _MARK_PATTERN.finditer(text):
-        quoted = _QUOTE_OPENED_BEFORE.search(
-            text, max(0, mark.start() - _QUOTE_LOOK), mark.start()
-        ) and _QUOTE_CLOSED_AFTER.match(text, mark.end())
+        if mark.group(0).startswith("{"):
+            # A JSON answer object: nested in JSON (`{"result": {"answer": 540}}`), the quotes
+            # around it are the object's keys; it is quoted only when a quote wraps it directly.
+            quoted = text[max(0, mark.start() - 1) : mark.start()] in ("'", '"', "“", "‘")
+        else:
+            quoted = bool(
+                _QUOTE_OPENED_BEFORE.search(text, max(0, mark.start() - _QUOTE_LOOK), mark.start())
+                and _QUOTE_CLOSED_AFTER.match(text, mark.end())
+            )
         example = _FORMAT_EXAMPLE_BEFORE.search(
             text, max(0, mark.start() - _EXAMPLE_LOOK), mark.start()
         )

@@ -158,18 +158,29 @@ def in_premise(text: str, start: int, sentence_start: int = 0) -> bool:
     return _PREMISE_CLAUSE.search(clause) is not None
 
 
-# An aside after a sentence's result: a bracket (`$18 per day (9 eggs × $2)`) or a comparison
-# (`$18 a day, compared with $32 if …`, `540 meters, up from 180`, `versus $104,000`).
-_ASIDE = re.compile(
-    r"(?:\([^()\n]*|\b(?:compared[ \t]+(?:to|with)|versus|vs\.?|(?:up|down)[ \t]+from"
-    r"|instead[ \t]+of|rather[ \t]+than|as[ \t]+opposed[ \t]+to)\b[^.!?\n;:()]*)$",
+# A comparison after a sentence's result: `$18 a day, compared with $32 if …`, `540 meters, up
+# from 180`, `versus $104,000`.
+_COMPARED = re.compile(
+    r"\b(?:compared[ \t]+(?:to|with)|versus|vs\.?|(?:up|down)[ \t]+from|instead[ \t]+of"
+    r"|rather[ \t]+than|as[ \t]+opposed[ \t]+to)\b[^.!?\n;:()]*$",
     re.IGNORECASE,
 )
+COMPARED_HINT = re.compile(r"compared|versus|vs|from|instead|rather|opposed", re.IGNORECASE)
+"""A part of every comparison opener: a sentence with none holds no comparison."""
 
 
-def in_aside(text: str, start: int, sentence_start: int = 0) -> bool:
-    """Whether the number at ``start`` stands in an aside: a bracket or a comparison."""
-    return _ASIDE.search(text, max(sentence_start, start - _PREMISE_LOOK), start) is not None
+def in_bracket(text: str, start: int, sentence_start: int = 0) -> bool:
+    """Whether the number at ``start`` stands in a bracket opened in its sentence, on its line
+    (`$18 per day (9 eggs × $2)`)."""
+    begin = max(sentence_start, start - _PREMISE_LOOK)
+    opened = text.rfind("(", begin, start)
+    return opened > text.rfind(")", begin, start) and text.find("\n", opened, start) < 0
+
+
+def in_comparison(text: str, start: int, sentence_start: int = 0) -> bool:
+    """Whether the number at ``start`` stands in a comparison (`compared with $32`)."""
+    begin = max(sentence_start, start - _PREMISE_LOOK)
+    return _COMPARED.search(text, begin, start) is not None
 
 
 def in_reason(text: str, start: int, sentence_start: int = 0) -> bool:

@@ -201,6 +201,8 @@ class Reader:
         at = self.text.rfind(snippet)
         if value > 0 and at >= 0 and _BELOW_ZERO.search(self.text, at, at + len(snippet) + 30):
             return -value  # `3 degrees below zero` is -3
+        if value > 0 and at >= 0 and _MINUS_WORD_BEFORE.search(self.text, max(0, at - 8), at):
+            return -value  # `零下3度`, `menos 3 grados`
         if value <= 0 or at < 0 or not self._asks_profit():
             return value
         # The number that states the value (`Although he lost 2 eggs, he earned a profit of
@@ -360,7 +362,13 @@ _LOSS_AFTER = re.compile(
 )
 _LOSS_LOOK = 24
 _BELOW_ZERO = re.compile(
-    r"\d[ \t]*+(?:°|degrees?)?[ \t]*+(?:[A-Z][ \t]+)?below[ \t]+(?:zero|freezing)", re.I
+    r"\d[ \t]*+(?:°|degrees?|grados?|Grad|degrés?|градус\w*|度)?[ \t]*+(?:[A-Z][ \t]+|Celsius"
+    r"[ \t]+)?(?:below[ \t]+(?:zero|freezing)|bajo[ \t]+cero|unter[ \t]+null|sous[ \t]+zéro"
+    r"|ниже[ \t]+нуля)",
+    re.IGNORECASE,
 )
+# A minus said in words before the value, in the languages models answer in: `零下3度`, `menos 3
+# grados`, `minus 3 Grad`.
+_MINUS_WORD_BEFORE = re.compile(r"(?:零下|\b(?:menos|minus|moins|минус))[ \t]*+\Z", re.I)
 _PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
 _LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")

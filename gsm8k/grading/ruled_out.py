@@ -77,16 +77,25 @@ def without_ruled_out(stated: str) -> str:
     return _VALUE_CALLED_WRONG.sub(" ", NEGATED_NUMBER.sub(" ", stated))
 
 
-def ruled_out_at(text: str, start: int, end: int) -> bool:
-    """Whether the number ``text[start:end]`` is negated before it or called wrong after it."""
+WRONG_HINT = re.compile(
+    r"wrong|incorrect|right|correct|answer|kidding|jk|reject|ruled|what|[❌✗✘?]", re.IGNORECASE
+)
+"""A part of every form that calls a value wrong after it: a sentence with none calls none."""
+
+
+def ruled_out_at(text: str, start: int, end: int, called_wrong: bool = True) -> bool:
+    """Whether the number ``text[start:end]`` is negated before it or called wrong after it
+    (``called_wrong=False``: its sentence holds no word that calls a value wrong)."""
     before = text[max(0, start - _LOOK) : start].rstrip(" \t$£€¥₹\\-−")
-    # The negation ends right before the number: its last word says at once whether one can.
-    last = before.rsplit(None, 1)[-1].lower() if before.strip() else ""
-    if (last in _LAST_WORDS or last.endswith(_LAST_MARKS)) and _NEGATED_BEFORE.search(
-        text, max(0, start - _LOOK), start
-    ):
-        return True
-    return CALLED_WRONG.match(text, end) is not None
+    # The negation ends right before the number: a word or a sign, never a digit or an operator
+    # (the common case, found at once), and its last word says whether it can negate.
+    if before and (before[-1].isalpha() or before[-1] in "≠=¬"):
+        last = before.rsplit(None, 1)[-1].lower()
+        if (last in _LAST_WORDS or last.endswith(_LAST_MARKS)) and _NEGATED_BEFORE.search(
+            text, max(0, start - _LOOK), start
+        ):
+            return True
+    return called_wrong and CALLED_WRONG.match(text, end) is not None
 
 
 _LAST_WORDS = frozenset(

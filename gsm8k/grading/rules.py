@@ -38,6 +38,8 @@ ANSWER_LINE = re.compile(
 _HASH_LINE = re.compile(r"####[ \t]*(?P<value>(?:[^#\n]++|#(?!###))*)")
 _JSON_ANSWER = re.compile(
     r"[\"'](?:final[_ ])?answers?[\"'][ \t]*:[ \t]*"
+    # An answer object: `"answer": {"value": 18, "unit": "USD"}` states its value.
+    r"(?:\{[ \t]*[\"'](?:value|amount|number|result)[\"'][ \t]*:[ \t]*)?"
     r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*)"
     r"|\[(?P<list>[^\[\]\n]{0,200})\]|(?P<null>null|None|NaN)(?![A-Za-z]))",
     re.IGNORECASE,

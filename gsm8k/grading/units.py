@@ -128,6 +128,11 @@ def one_quantity(one: Decimal, one_unit: str, other: Decimal, other_unit: str) -
     converted. Units with no fixed size between them (`18 dollars or 36 euros`) and words that
     are no unit (`2 boxes or 24 cookies`) are two quantities, offered as two answers."""
     first, second = _unit_or_sign(one_unit), _unit_or_sign(other_unit)
+    if "dozen" in (first, second) and None in (first, second):
+        # `24 eggs, or 2 dozen`: things counted one by one, and in dozens.
+        items, dozens = (one, other) if second == "dozen" else (other, one)
+        named = other_unit if second is None else one_unit
+        return named.isalpha() and items == dozens * 12
     if first is None or second is None or first == second:
         return False
     if _UNITS[first][1] != _UNITS[second][1]:
