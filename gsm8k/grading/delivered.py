@@ -31,47 +31,24 @@ before it), one pass of one pattern: the cost stays linear in the completion's l
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from decimal import Decimal
+from dataclasses import replace
 from itertools import chain
 
-from gsm8k.grading.corrections import CORRECTION_HINTS, CORRECTION_OPENING
+from gsm8k.grading.corrections import CORRECTION_HINTS
+from gsm8k.grading.doubt import SENTENCE_LOOK, UNDECIDED_NOTE, sentence_hedged, undecided_after
 from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
-from gsm8k.grading.hedges import (
-    SENTENCE_LOOK,
-    TWO_GUESSES,
-    UNDECIDED_NOTE,
-    closing_guesses,
-    one_of_several,
-    sentence_hedged,
-    two_guesses,
-    undecided_after,
-)
+from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, one_of_several, two_guesses
 from gsm8k.grading.numbers import same_number
-from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
-from gsm8k.grading.rules import DECORATION, NoAnswer, boxed_spans
-from gsm8k.grading.words import number_in_words
+from gsm8k.grading.rules import NoAnswer
+from gsm8k.grading.statements import STATEMENT, VALUE_WINDOW, Statement, statements
 
 RETRACTED = "the answer statement is retracted and nothing after it states an answer"
 LISTED = "the answer statement follows one of another value with nothing between: a list"
 HEDGED_BOTH = "the answer statement is hedged and an alternative value follows it: no one answer"
 
-# Every mark that states an answer, in text order. An answer phrase counts only with a number
-# close after it, as the rules read it.
-_STATEMENT = re.compile(
-    rf"(?P<answer_line>^{DECORATION}answer{DECORATION}[:：])"
-    r"|(?P<a_line>^[ \t]*(?-i:A)[ \t]*[:：](?=[ \t*_$]*[-−]?\d))"
-    r"|(?P<hash_line>####)"
-    r"|(?P<boxed>\\boxed[ \t]*\{)"
-    r"|(?P<answer_tag><answer>)"
-    r"|(?P<json>[\"'](?:final[_ ])?answer[\"'][ \t]*:)"
-    rf"|(?P<answer_is>{ANSWER_PHRASES})"
-    rf"|(?P<corrected>{CORRECTION_OPENING})",
-    re.IGNORECASE | re.MULTILINE,
-)
 _KEYWORDS: tuple[str, ...] = (
     "answer",
     "####",
@@ -139,35 +116,11 @@ _LIST_LOOK = 200  # characters before a statement searched for one it is listed 
 _OFFER_LOOK = 2_000
 _CONCLUSION_LOOK = 400
 """Characters at the end of a text in which its closing sentence is looked for."""
-# Whose answer a phrase states when it is not the model's: `the reference answer is 18`, `the
-# expected answer is`, `a common wrong answer is`, `the teacher's answer is`, `[SYSTEM] correct
-# answer:`.
-_SOMEONE_ELSES = re.compile(
-    r"\b(?:reference|expected|gold|official|textbook|book['’]?s?|given|provided|key|grader['’]?s?"
-    r"|your|their|his|her|its|another|other|wrong|incorrect|common|typical|an?|example|sample"
-    r"|sheet['’]?s?|(?!let['’])[A-Za-z]{2,20}['’]s)[ \t]+(?:final[ \t]+)?\Z"
-    r"|\[[A-Za-z ]{1,20}\][ \t]+(?:(?:final|correct)[ \t]+)?\Z",
-    re.IGNORECASE,
-)
-_OWNER_LOOK = 40
 _UNIT_GAP = 60  # most characters between two statements of one quantity in two units
-_VALUE_WINDOW = 200  # characters after a mark in which its value is read
 _SCENARIO_LOOK = 600
 """Characters before a hedged statement in which the statement it is an alternative to is
 looked for (`If she eats them, \\boxed{20}. If she sells them, \\boxed{26}.`)."""
 _RULES = ("answer_line", "hash_line", "boxed", "answer_tag", "json", "answer_is", "a_line")
-
-
-@dataclass(frozen=True)
-class Statement:
-    """One statement of an answer: its rule, value, text, where it ends, whether it is hedged."""
-
-    rule: str
-    value: Decimal
-    text: str
-    start: int
-    end: int
-    hedged: bool
 
 
 def deliver(
@@ -219,7 +172,7 @@ def deliver(
     alternative = False
     retracted_at: int | None = None
     position = current.end
-    for statement in _statements(reader, current.end):
+    for statement in statements(reader, current.end):
         if _RETRACTION.search(text, position, statement.start):
             retracted_at = statement.start
         position = statement.end
@@ -284,7 +237,7 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
         # Read with its currency sign, which says its unit (`90 cents, or $0.90`).
         sign = _SIGN_BEFORE.search(text, offered.start(), offered.end() - 1)
         begin_at = offered.end() - 1 if sign is None else sign.start()
-        other = reader.value_of(text[begin_at : offered.end() + _VALUE_WINDOW // 4])
+        other = reader.value_of(text[begin_at : offered.end() + VALUE_WINDOW // 4])
         if other is not None and not same_number(other, statement.value):
             unit = _UNIT_WORD.match(text, offered.end())
             if not (same_quantity(other, statement.value) and unit is not None):
@@ -295,7 +248,7 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
 def _listed_after_other(reader: Reader, statement: Statement) -> bool:
     """Whether the statement comes right after one of another value, nothing but space and
     punctuation between (`ANSWER: 9\nANSWER: 36`, `\boxed{180} \boxed{3}`): a list."""
-    earlier = _statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
+    earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
     if not earlier:
         return False
     previous = earlier[-1]
@@ -314,7 +267,7 @@ def _stated_before(reader: Reader, statement: Statement) -> bool:
     before = text[max(0, statement.start - SENTENCE_LOOK) : statement.start]
     opened = [mark.end() for mark in SENTENCE_END.finditer(before)]
     begin = statement.start - len(before) + (opened[-1] if opened else 0)
-    for mark in _STATEMENT.finditer(text, begin, statement.start):
+    for mark in STATEMENT.finditer(text, begin, statement.start):
         other = reader.value_of(text[mark.end() : statement.start])
         if other is not None and not same_number(other, statement.value):
             return True
@@ -355,7 +308,7 @@ def _earlier(reader: Reader, anchor: Statement) -> Statement | None:
     window = max(0, anchor.start - _SCENARIO_LOOK)
     earlier = [
         s
-        for s in _statements(reader, window, anchor.start)
+        for s in statements(reader, window, anchor.start)
         if s.end <= anchor.start and not same_number(s.value, anchor.value)
     ]
     if not earlier:
@@ -364,46 +317,6 @@ def _earlier(reader: Reader, anchor: Statement) -> Statement | None:
     # commits to 34; a condition alone does not hedge it.
     last = earlier[-1]
     return replace(last, hedged=sentence_hedged(reader.text, last.start, last.end, scenario=True))
-
-
-def _statements(reader: Reader, start: int, end: int | None = None) -> list[Statement]:
-    """The statements of an answer in ``reader.text[start:end]``, in text order."""
-    text = reader.text
-    stop = len(text) if end is None else end
-    spans = {span_start: span_end for span_start, span_end in boxed_spans(text[start:stop])}
-    found = []
-    for mark in _STATEMENT.finditer(text, start, stop):
-        rule = mark.lastgroup or ""
-        if rule == "boxed":
-            end = spans.get(mark.end() - start)
-            if end is None:
-                continue
-            content = text[mark.end() : start + end]
-            value, stated, stated_end = reader.value_of(content), content, start + end + 1
-        elif rule == "answer_is":
-            phrased = phrase_value(reader, mark.end())
-            owner = text[max(0, mark.start() - _OWNER_LOOK) : mark.start()]
-            if phrased is None or _SOMEONE_ELSES.search(owner):
-                continue  # prose, a question, or someone else's answer (`the reference answer is`)
-            value, stated = phrased
-            stated_end = mark.end() + len(stated)
-        else:
-            line = text[mark.end() : mark.end() + _VALUE_WINDOW].split("\n")[0]
-            sentence_end = SENTENCE_END.search(line)
-            stated = line if sentence_end is None else line[: sentence_end.start()]
-            if rule == "answer_tag":
-                stated = stated.split("<", 1)[0]
-            value, stated_end = reader.value_of(stated), mark.end() + len(stated)
-            if value is None and rule != "a_line" and _DIGIT.search(stated) is None:
-                value = number_in_words(stated.strip(" \t*_`.\"'"))  # `<answer>twenty</answer>`
-        if value is None:
-            continue
-        if rule == "corrected":
-            rule = "answer_is"  # `No wait, it's 20.`: an answer stated in a sentence
-        snippet = text[mark.start() : stated_end]
-        hedged = sentence_hedged(text, mark.start(), stated_end)
-        found.append(Statement(rule, value, snippet, mark.start(), stated_end, hedged))
-    return found
 
 
 def _other_unit(text: str, current: Statement, later: Statement) -> bool:

@@ -256,3 +256,20 @@ def _rounded_alike(stated: str, first: re.Match[str], second: re.Match[str]) -> 
     fine, coarse = sorted((one, other), key=lambda v: v.as_tuple().exponent)
     exponent = coarse.as_tuple().exponent
     return isinstance(exponent, int) and fine.quantize(Decimal(1).scaleb(exponent)) == coarse
+
+
+QUESTIONED = "the final answer line questions its value: it does not state an answer"
+# A value the line asks about: `ANSWER: 18? No.`, `ANSWER: $18?`
+# The line's one value only in brackets, questioned: `ANSWER: whatever the key says (800?)`.
+_ONLY_VALUE_QUESTIONED = re.compile(
+    r"[^\d\n]*\([ \t]*[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t]*[?？][ \t]*\)\W*"
+)
+_QUESTIONED = re.compile(
+    r"[ \t*_`$\\]*(?:[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t]*+(?:→|->|⇒)[ \t*_`$\\]*+)?"
+    r"[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t*_`]*\(?[?？]"
+)
+
+
+def questioned(value: str) -> bool:
+    """Whether an answer line's value is asked about, not stated (`18?`, `20 → 18?`, `(800?)`)."""
+    return bool(_QUESTIONED.match(value) or _ONLY_VALUE_QUESTIONED.fullmatch(value.strip()))

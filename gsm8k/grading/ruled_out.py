@@ -66,7 +66,7 @@ _STRUCK = re.compile(
     re.IGNORECASE,
 )
 # Digits drawn struck through with combining overlays (`1̶8̶`), written as markdown strikes.
-_OVERLAID = re.compile("(?:[\\d.,][\u0335-\u0338]++)++")
+_OVERLAID = re.compile("(?:[\\d.,][\u0335-\u0338]+)+")
 
 
 def without_ruled_out(stated: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from gsm8k.grading.marks import box_in_asked_unit, closing_hash, is_heading, unit_of
 from gsm8k.grading.reader import RULED_OUT, Found, Reader
-from gsm8k.grading.refusals import HEDGED
+from gsm8k.grading.refusals import HEDGED, QUESTIONED, questioned
 from gsm8k.grading.ruled_out import CALLED_WRONG
 from gsm8k.grading.units import competing, compound_units, one_quantity
 from gsm8k.grading.words import number_in_words
@@ -76,18 +76,6 @@ _LIST_ITEM = re.compile(r"[ \t*_]*\d{1,2}[.)][ \t]+\S")
 _FINAL_ANSWER = re.compile(r"final[ \t]+answer", re.IGNORECASE)
 _WORKING_LINE = re.compile(r"\n[^\n\d]*\d")  # a later line with a number in it
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
-
-
-QUESTIONED = "the final answer line questions its value: it does not state an answer"
-# A value the line asks about: `ANSWER: 18? No.`, `ANSWER: $18?`
-# The line's one value only in brackets, questioned: `ANSWER: whatever the key says (800?)`.
-_ONLY_VALUE_QUESTIONED = re.compile(
-    r"[^\d\n]*\([ \t]*[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t]*[?？][ \t]*\)\W*"
-)
-_QUESTIONED = re.compile(
-    r"[ \t*_`$\\]*(?:[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t]*+(?:→|->|⇒)[ \t*_`$\\]*+)?"
-    r"[-−]?[$£€]?[ \t]?\d[\d,.]*+[ \t*_`]*\(?[?？]"
-)
 
 
 class NoAnswer(str):
@@ -152,7 +140,7 @@ def find_answer_line(reader: Reader) -> Found | NoAnswer | None:
             refused = reader.refusal(value.strip())
             if refused is not None:
                 return NoAnswer(refused)
-            if _QUESTIONED.match(value) or _ONLY_VALUE_QUESTIONED.fullmatch(value.strip()):
+            if questioned(value):
                 return NoAnswer(QUESTIONED)
             computed = (
                 reader.computed_value(value.strip())

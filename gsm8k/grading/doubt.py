@@ -1,0 +1,115 @@
+"""Doubt: the words by which a sentence does not commit to its value, and what says after an
+answer that the model did not settle on one (docs/grading.md, "The delivered answer").
+
+A sentence is hedged by a hedge word (`maybe`, `probably`, `I think`, `alternatively`, …) or a
+question mark; a later statement also by a condition (`if`, `unless`, `assuming`). After an
+answer, words that say the model cannot choose (`9 is equally likely`, `both are correct`,
+`I can't decide`) or is not sure, at the end of the text, leave no answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gsm8k.grading.reader import SENTENCE_END
+
+# A statement the model does not commit to. `would` marks a conditional (`the answer would be
+# 20`); a question mark asks.
+HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|might|could|would|I[ \t]+(?:think|believe|guess)"
+    r"|I['’]d[ \t]+(?:say|guess)|(?:my|best)[ \t]+guess"
+    r"|not[ \t]+(?:sure|certain)|unsure|alternat(?:ively|ive|e)|otherwise|either)\b|[?？]"
+    r"|\balt\.(?=\s)",
+    re.IGNORECASE,
+)
+WEAK = frozenset(("would", "could", "might"))
+"""Hedge words that make the statement the rules found hedged only with a condition."""
+HEDGE_HINTS: tuple[str, ...] = ("?", "？", "may", "perhap", "possib", "probab", "might", "could")
+HEDGE_HINTS += ("would", "think", "believe", "guess", "sure", "altern", "otherwise", "either")
+HEDGE_HINTS += ("'d say", "’d say", "alt.")
+"""A part of every hedge word, in lower case: most sentences hold none."""
+
+_SCENARIO_OPENING = re.compile(
+    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|unless|in[ \t]+case|when)\b", re.IGNORECASE
+)
+_HEDGE_HINTS = (*HEDGE_HINTS, "if", "unless", "assum", "suppos", "case", "when")
+"""A part of every hedge and condition word, in lower case: most sentences hold none."""
+_CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case)\b", re.I)
+SENTENCE_LOOK = 200  # characters around a statement searched for its sentence's bounds
+
+
+def sentence_hedged(
+    text: str, start: int, end: int, anchor: bool = False, scenario: bool = False
+) -> bool:
+    """Whether the sentence that holds ``text[start:end]`` does not commit to its value: a hedge
+    word in it, a question mark closing it, or a condition. The statement the rules found is
+    read as hedged only by a hedge word, or a condition with `would`, `could`, `might`: `If we
+    add them, we get \\boxed{20}` states the answer."""
+    before = text[max(0, start - SENTENCE_LOOK) : start]
+    opened = [mark.end() for mark in SENTENCE_END.finditer(before)]
+    sentence_start = start - len(before) + (opened[-1] if opened else 0)
+    closed = SENTENCE_END.search(text, end, end + SENTENCE_LOOK)
+    sentence_end = closed.end() if closed is not None else min(len(text), end + SENTENCE_LOOK)
+    sentence = text[sentence_start:sentence_end]
+    folded = sentence.lower()
+    if not any(hint in folded for hint in _HEDGE_HINTS):
+        return False  # no hedge or condition word at all (the common case, found cheaply)
+    words = {hedge.group(0).lower() for hedge in HEDGE.finditer(sentence)}
+    conditional = _CONDITION.search(sentence) is not None
+    if scenario:
+        # A statement before a hedged one: hedged as the rules' statement is, or when its
+        # sentence opens on a condition (`If she sells all the eggs, \\boxed{26}.`).
+        opens = _SCENARIO_OPENING.match(sentence) is not None
+        return opens or bool(words - WEAK) or (bool(words) and conditional)
+    if anchor:
+        return bool(words - WEAK) or (bool(words) and conditional)
+    return bool(words) or conditional
+
+
+UNDECIDED_NOTE = "after its answer the model says it cannot choose or is not sure: no one answer"
+# The model says, after its answer, that it cannot choose between values or does not stand by
+# the answer: `9 is equally likely`, `both are correct answers`, `I can't decide between this and
+# 40`, `a coin flip between 160 and 320`, `the answer depends on interpretation`, `I'm not sure.`
+_UNDECIDED = re.compile(
+    r"\b(?:equally[ \t]+(?:likely|valid|plausible|possible|probable|confident|good|correct)"
+    r"|just[ \t]+as[ \t]+(?:valid|likely|plausible|possible|good|correct)"
+    r"|both[ \t]+(?:are|seem|look|could[ \t]+be|answers|values|readings|interpretations)"
+    r"[^.!?\n]{0,30}?\b(?:correct|valid|defensible|possible|acceptable|plausible|right)"
+    r"|either[ \t]+(?:answer|value|one|reading)[^.!?\n]{0,30}?[ \t]+(?:is|should|could|would"
+    r"|works|may|might)|(?:can['’]?t|cannot|could[ \t]*n['’]?o?t|unable[ \t]+to)[ \t]+(?:decide"
+    r"|choose|tell[ \t]+which|determine[ \t]+which|be[ \t]+sure[ \t]+which)"
+    r"|(?:depends|depending)[ \t]+on[ \t]+(?:whether|how|the[ \t]+(?:interpretation|reading))"
+    r"|coin[ \t-]+(?:flip|toss)|toss[ \t-]+up|50[ \t]*/[ \t]*50|fifty[ \t-]+fifty"
+    r"|not[ \t]+sure[ \t]+which|the[ \t]+other[ \t]+possibility|no[ \t]+estoy[ \t]+segur[oa]"
+    r"|nicht[ \t]+sicher|pas[ \t]+sûr|не[ \t]+уверен|不确定|不太确定|我不确定"
+    r"|(?:answer|result)[ \t]+depends[ \t]+on[ \t]+(?:the[ \t]+)?(?:interpretation|reading)"
+    r"|(?:I['’]m|I[ \t]+am)[ \t]+(?:only[ \t]+)?\d{1,2}[ \t]*%[ \t]+(?:sure|confident|certain)"
+    r"|(?:I['’]m|I[ \t]+am)[ \t]+not[ \t]+(?:sure|confident|certain)(?:[ \t]+(?:in|of|about)"
+    r"[ \t]+(?:that|this|it))?[ \t]*[.!]?[ \t*_]*\Z"
+    # A text that ends by asking about a value again: `No wait, 9. Hmm, or 540?`
+    r"|(?:\bor|\bactually|,)[ \t]+\\?\$?[ \t]?\d[\d,.]*[ \t]*\?[\s*_]*\Z)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_UNDECIDED_HINTS: tuple[str, ...] = (
+    "equal",
+    "just as",
+    "both",
+    "either",
+    "decide",
+    "choose",
+    "which",
+    "coin",
+)
+_UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "confident", "?")
+_UNDECIDED_HINTS += ("segur", "sicher", "sûr", "уверен", "确定")
+UNDECIDED_LOOK = 600
+
+
+def undecided_after(text: str, end: int) -> bool:
+    """Whether the text after an answer that ends at ``end`` says the model cannot choose or is
+    not sure (bounded look: an aside much later is about something else)."""
+    after = text[end : end + UNDECIDED_LOOK]
+    if end + UNDECIDED_LOOK < len(text):
+        after += " …"  # the text goes on: what ends the window does not end the text
+    folded = after.lower()
+    return any(hint in folded for hint in _UNDECIDED_HINTS) and _UNDECIDED.search(after) is not None

@@ -1,0 +1,97 @@
+"""Answer statements: every place a text states an answer, with its value (docs/grading.md, "The
+delivered answer"). An answer line, `####`, a box, an answer tag, a JSON field, an answer phrase
+or a correction that opens a sentence (`No wait, it's 20.`) is a statement; an answer phrase that
+states someone else's answer (`the reference answer is 18`) is not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from gsm8k.grading.corrections import CORRECTION_OPENING
+from gsm8k.grading.doubt import sentence_hedged
+from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
+from gsm8k.grading.reader import SENTENCE_END, Reader
+from gsm8k.grading.rules import DECORATION, boxed_spans
+from gsm8k.grading.words import number_in_words
+
+# Every mark that states an answer, in text order. An answer phrase counts only with a number
+# close after it, as the rules read it.
+STATEMENT = re.compile(
+    rf"(?P<answer_line>^{DECORATION}answer{DECORATION}[:：])"
+    r"|(?P<a_line>^[ \t]*(?-i:A)[ \t]*[:：](?=[ \t*_$]*[-−]?\d))"
+    r"|(?P<hash_line>####)"
+    r"|(?P<boxed>\\boxed[ \t]*\{)"
+    r"|(?P<answer_tag><answer>)"
+    r"|(?P<json>[\"'](?:final[_ ])?answer[\"'][ \t]*:)"
+    rf"|(?P<answer_is>{ANSWER_PHRASES})"
+    rf"|(?P<corrected>{CORRECTION_OPENING})",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Whose answer a phrase states when it is not the model's: `the reference answer is 18`, `the
+# expected answer is`, `a common wrong answer is`, `the teacher's answer is`, `[SYSTEM] correct
+# answer:`.
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:reference|expected|gold|official|textbook|book['’]?s?|given|provided|key|grader['’]?s?"
+    r"|your|their|his|her|its|another|other|wrong|incorrect|common|typical|an?|example|sample"
+    r"|sheet['’]?s?|(?!let['’])[A-Za-z]{2,20}['’]s)[ \t]+(?:final[ \t]+)?\Z"
+    r"|\[[A-Za-z ]{1,20}\][ \t]+(?:(?:final|correct)[ \t]+)?\Z",
+    re.IGNORECASE,
+)
+_OWNER_LOOK = 40
+VALUE_WINDOW = 200  # characters after a mark in which its value is read
+_DIGIT = re.compile(r"\d")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of an answer: its rule, value, text, where it ends, whether it is hedged."""
+
+    rule: str
+    value: Decimal
+    text: str
+    start: int
+    end: int
+    hedged: bool
+
+
+def statements(reader: Reader, start: int, end: int | None = None) -> list[Statement]:
+    """The statements of an answer in ``reader.text[start:end]``, in text order."""
+    text = reader.text
+    stop = len(text) if end is None else end
+    spans = {span_start: span_end for span_start, span_end in boxed_spans(text[start:stop])}
+    found = []
+    for mark in STATEMENT.finditer(text, start, stop):
+        rule = mark.lastgroup or ""
+        if rule == "boxed":
+            end = spans.get(mark.end() - start)
+            if end is None:
+                continue
+            content = text[mark.end() : start + end]
+            value, stated, stated_end = reader.value_of(content), content, start + end + 1
+        elif rule == "answer_is":
+            phrased = phrase_value(reader, mark.end())
+            owner = text[max(0, mark.start() - _OWNER_LOOK) : mark.start()]
+            if phrased is None or _SOMEONE_ELSES.search(owner):
+                continue  # prose, a question, or someone else's answer (`the reference answer is`)
+            value, stated = phrased
+            stated_end = mark.end() + len(stated)
+        else:
+            line = text[mark.end() : mark.end() + VALUE_WINDOW].split("\n")[0]
+            sentence_end = SENTENCE_END.search(line)
+            stated = line if sentence_end is None else line[: sentence_end.start()]
+            if rule == "answer_tag":
+                stated = stated.split("<", 1)[0]
+            value, stated_end = reader.value_of(stated), mark.end() + len(stated)
+            if value is None and rule != "a_line" and _DIGIT.search(stated) is None:
+                value = number_in_words(stated.strip(" \t*_`.\"'"))  # `<answer>twenty</answer>`
+        if value is None:
+            continue
+        if rule == "corrected":
+            rule = "answer_is"  # `No wait, it's 20.`: an answer stated in a sentence
+        snippet = text[mark.start() : stated_end]
+        hedged = sentence_hedged(text, mark.start(), stated_end)
+        found.append(Statement(rule, value, snippet, mark.start(), stated_end, hedged))
+    return found
