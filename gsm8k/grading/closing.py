@@ -9,6 +9,7 @@ import re
 from decimal import Decimal
 from itertools import pairwise
 
+from gsm8k.grading.doubt import RETRACTION
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
@@ -158,7 +159,20 @@ def find_closing_number(reader: Reader) -> Found | NoAnswer | None:
     found = find_last_number(reader)
     if found is not None and _closing_rules_out(reader, found[0]):
         return NoAnswer(RULED_OUT_AT_CLOSE)
+    if found is not None and _retracted_at_close(reader.text):
+        return NoAnswer(RETRACTED_AT_CLOSE)
     return found
+
+
+RETRACTED_AT_CLOSE = "after the last number the model takes it back and states no other: no answer"
+
+
+def _retracted_at_close(text: str) -> bool:
+    """Whether the text ends by taking its last number back (`So 17.\nNo wait. That can't be
+    right.`): a retraction after the last digit, none after it states another value."""
+    tail_start = max(0, len(text) - _LOOK)
+    digit = max((text.rfind(d, tail_start) for d in "0123456789"), default=-1)
+    return digit >= 0 and RETRACTION.search(text, digit + 1) is not None
 
 
 RULED_OUT_AT_CLOSE = "the closing sentence rules out the value the working reached: no answer"

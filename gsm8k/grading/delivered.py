@@ -35,10 +35,17 @@ from dataclasses import replace
 from itertools import chain
 
 from gsm8k.grading.corrections import CORRECTION_HINTS
-from gsm8k.grading.doubt import SENTENCE_LOOK, UNDECIDED_NOTE, sentence_hedged, undecided_after
+from gsm8k.grading.doubt import (
+    RETRACTION,
+    SENTENCE_LOOK,
+    UNDECIDED_NOTE,
+    one_of_several,
+    sentence_hedged,
+    undecided_after,
+)
 from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
-from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, one_of_several, two_guesses
+from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
@@ -61,31 +68,6 @@ _KEYWORDS: tuple[str, ...] = (
 )
 _KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答", *CORRECTION_HINTS)
 """A part of every statement mark, in lower case: texts without one skip the pattern."""
-# Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
-# made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
-_RETRACTION = re.compile(
-    r"(?:^|[.!?:]\s|\n)[ \t*_#>]*+(?:(?:hmm+|wait|but|oh|actually|ah|hold[ \t]+on|nope|ugh|well"
-    r"|edit[ \t]*:|erratum[ \t]*:)[ \t,.!…—–-]*+)*"
-    r"(?:oh[ \t]+no\b|oops\b|(?:I[ \t]+(?:think|believe|suspect)[ \t]+)?I[ \t]+(?:made"
-    r"|have[ \t]+made|(?:may|might|must)[ \t]+have[ \t]+made)[ \t]+(?:a|an|some)[ \t]+"
-    r"(?:mistakes?|errors?)"
-    r"|I[ \t]+was[ \t]+wrong|I[ \t]+retract\b|erratum\b"
-    r"|(?:that|this|it|the[ \t]+above|(?:that|this|the|my)[ \t]+(?:previous[ \t]+|above[ \t]+"
-    r"|final[ \t]+)?answer)(?:['’]s|[ \t]+is|[ \t]+was|[ \t]+seems)[ \t]+(?:wrong|incorrect"
-    r"|not[ \t]+(?:right|correct))"
-    r"|(?:that|this|it)[ \t]+(?:does[ \t]+not|doesn['’]t)[ \t]+(?:look|seem|sound)[ \t]+right"
-    r"|(?:disregard|ignore)[ \t]+(?:the[ \t]+above|that|this|(?:my|the|that)[ \t]+(?:previous[ \t]+"
-    r"|above[ \t]+)?answer)\b"
-    r"|(?:the[ \t]+)?(?:real|correct|true|actual)[ \t]+answer[ \t]+(?:must|should|has[ \t]+to)"
-    r"[ \t]+be[ \t]+different|(?:(?:that|this|it|\$?\d[\d,.]*+)[ \t]+)?(?:seems|looks)[ \t]+"
-    r"(?:way[ \t]+)?too[ \t]+(?:high|low|big|small|large)\b"
-    r"|correction[ \t*_]*:|on[ \t]+second[ \t]+thought|scratch[ \t]+that"
-    r"|I[ \t]+(?:misread|misunderstood|overlooked|forgot|miscalculated|miscounted)\b"
-    r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
-    r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect)"
-    r"|(?:that|this)[ \t]+can(?:'t|not)[ \t]+be[ \t]+right|never[ \t]*mind\b)",
-    re.IGNORECASE | re.MULTILINE,
-)
 # A closing sentence that delivers a result: `So she makes $20 every day.` (A decimal point is
 # its own turn of the group, which is not possessive: CPython before 3.11.5 misreads that.)
 _SENTENCE_BODY = r"[^\n.!?]*+(?:\.(?=\d)[^\n.!?]*+)*"
@@ -107,11 +89,13 @@ _OTHER_VALUE = re.compile(
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
+_DIGIT_RUN = re.compile(r"\d[\d,.]*")
 _SIGN_BEFORE = re.compile(r"\\?[$£€¥₹][ \t]?$")
 _UNIT_WORD = re.compile(r"[\d,.]*+\}?\$?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}")
 # The result of a computation in the working: `= 36`, `= $36`.
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200
+_LATEX_SPACE = re.compile(r"\\(?:q?quad|[,;:! ]|enspace|hspace\{[^{}]*\})")
 _LIST_LOOK = 200  # characters before a statement searched for one it is listed after
 _OFFER_LOOK = 2_000
 _CONCLUSION_LOOK = 400
@@ -154,17 +138,21 @@ def deliver(
         current = _earlier(reader, current) or Statement(
             rule, value, snippet, current.start, current.end, True
         )
-    if undecided_after(text, current.end):
+    value_end = _DIGIT_RUN.search(text, current.start, current.end)
+    if undecided_after(text, current.end if value_end is None else value_end.end()):
         return NoAnswer(UNDECIDED_NOTE)  # `ANSWER: 36` … `But honestly 9 is equally likely.`
     if _listed_after_other(reader, current):
         return NoAnswer(LISTED)
+    inside = None if value_end is None else RETRACTION.search(text, value_end.end(), current.end)
+    if inside is not None:  # `Answer: 90. Hmm, scratch that, …`: taken back on its own line
+        return _after_retraction(reader, inside.end(), _unfinished(text, cut))
     tail = text[current.end :]
     folded = tail.lower()
     if _offers_other(reader, current):
         # `The answer is probably 18, but it could be 20.`, `18 (though 20 is also possible)`:
         # two candidates, no one answer.
         return NoAnswer(HEDGED_BOTH)
-    if not any(keyword in folded for keyword in _KEYWORDS) and _RETRACTION.search(tail) is None:
+    if not any(keyword in folded for keyword in _KEYWORDS) and RETRACTION.search(tail) is None:
         closing = None if _unfinished(text, cut) else _closing_correction(reader, current)
         if closing is not None:
             return closing
@@ -173,7 +161,7 @@ def deliver(
     retracted_at: int | None = None
     position = current.end
     for statement in statements(reader, current.end):
-        if _RETRACTION.search(text, position, statement.start):
+        if RETRACTION.search(text, position, statement.start):
             retracted_at = statement.start
         position = statement.end
         if retracted_at is not None:
@@ -187,7 +175,7 @@ def deliver(
             alternative = True
         else:
             current, alternative = statement, False
-    retraction = _RETRACTION.search(text, position)
+    retraction = RETRACTION.search(text, position)
     if retraction is not None:
         retracted_at = retraction.end()
     if retracted_at is not None:
@@ -255,9 +243,10 @@ def _listed_after_other(reader: Reader, statement: Statement) -> bool:
     gap = reader.text[previous.end : statement.start]
     if previous.end > statement.start:
         return False  # one statement read twice (`Answer: … she spent \\boxed{32}`)
+    gap = _LATEX_SPACE.sub("", gap)  # `\\boxed{18} \\quad \\boxed{8}`
+    # A code fence between quotes what it holds.
     return not same_number(previous.value, statement.value) and not any(
-        char.isalnum() or char == "`"
-        for char in gap  # a code fence quotes what it holds
+        char.isalnum() or char == "`" for char in gap
     )
 
 

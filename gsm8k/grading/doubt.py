@@ -86,6 +86,21 @@ _UNDECIDED = re.compile(
     r"|(?:I['’]m|I[ \t]+am)[ \t]+(?:only[ \t]+)?\d{1,2}[ \t]*%[ \t]+(?:sure|confident|certain)"
     r"|(?:I['’]m|I[ \t]+am)[ \t]+not[ \t]+(?:sure|confident|certain)(?:[ \t]+(?:in|of|about)"
     r"[ \t]+(?:that|this|it))?[ \t]*[.!]?[ \t*_]*\Z"
+    # Another value called possible too: `… though 18 isn't out of the question`, `… although 65
+    # would also be a reasonable reading`, `(could be as high as 12)`, `One of those.`
+    r"|(?:though|although|but)\b[^.!?\n]{0,60}?\b(?:isn['’]t[ \t]+out[ \t]+of[ \t]+the"
+    r"[ \t]+question"
+    r"|(?:would|could|might)[ \t]+also[ \t]+(?:be|work)|(?:is|are)[ \t]+also[ \t]+(?:possible"
+    r"|plausible|reasonable|valid|correct))|\balso[ \t]+(?:a[ \t]+)?(?:possible|plausible"
+    r"|reasonable|valid|defensible)[ \t]+(?:answer|reading|interpretation|value)"
+    r"|\bequally[ \t]+happy\b|(?:\b(?:is|be)[ \t]+|['’]s[ \t]+|(?:^|[.!?]\s+))one[ \t]+of[ \t]+"
+    r"(?:those|these|them|the[ \t]+two)\b"
+    r"|\bit[ \t]+depends\b"
+    r"|\b(?:could|might|may)[ \t]+(?:also[ \t]+)?be[ \t]+as[ \t]+(?:high|low)[ \t]+as\b"
+    r"|(?:^|[.!?]\s+)otherwise,?[ \t]+\\?\$?\d"
+    # A second answer field: `"answer_2": 5605`, `alternative_answer: 173`.
+    r"|\b(?:alternative|alternate|other|second|backup)[_ ](?:answer|value)s?[\"']?[ \t]*[:=]"
+    r"|answer[_ ]?\d[\"']?[ \t]*:"
     # A text that ends by asking about a value again: `No wait, 9. Hmm, or 540?`
     r"|(?:\bor|\bactually|,)[ \t]+\\?\$?[ \t]?\d[\d,.]*[ \t]*\?[\s*_]*\Z)",
     re.IGNORECASE | re.MULTILINE,
@@ -101,7 +116,9 @@ _UNDECIDED_HINTS: tuple[str, ...] = (
     "coin",
 )
 _UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "confident", "?")
-_UNDECIDED_HINTS += ("segur", "sicher", "sûr", "уверен", "确定")
+_UNDECIDED_HINTS += ("segur", "sicher", "sûr", "уверен", "确定", "though", "also", "happy")
+_UNDECIDED_HINTS += ("one of", "depends", "as high", "as low", "otherwise")
+_UNDECIDED_HINTS += ("answer", "value")
 UNDECIDED_LOOK = 600
 
 
@@ -113,3 +130,67 @@ def undecided_after(text: str, end: int) -> bool:
         after += " …"  # the text goes on: what ends the window does not end the text
     folded = after.lower()
     return any(hint in folded for hint in _UNDECIDED_HINTS) and _UNDECIDED.search(after) is not None
+
+
+# Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
+# made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
+RETRACTION = re.compile(
+    r"(?:^|[.!?:]\s|\n)[ \t*_#>(]*+(?:(?:hmm+|wait|but|oh|actually|ah|hold[ \t]+on|nope|no|ugh"
+    r"|well|erm|um+|uh|edit[ \t]*:|erratum[ \t]*:)[ \t,.!…—–-]*+)*"
+    r"(?:oh[ \t]+no\b|oops\b|(?:I[ \t]+(?:think|believe|suspect)[ \t]+)?I[ \t]+(?:made"
+    r"|have[ \t]+made|(?:may|might|must)[ \t]+have[ \t]+made)[ \t]+(?:a|an|some)[ \t]+"
+    r"(?:\w+[ \t]+)?(?:mistakes?|errors?)"
+    r"|I[ \t]+was[ \t]+wrong|I[ \t]+retract\b|erratum\b"
+    r"|(?:I[ \t]+)?take[ \t]+(?:that|it|this)[ \t]+back"
+    r"|(?:that|this|it|the[ \t]+above|(?:that|this|the|my)[ \t]+(?:previous[ \t]+|above[ \t]+"
+    r"|final[ \t]+|last[ \t]+)?(?:answer|number|result|value))(?:['’]s|[ \t]+is|[ \t]+was"
+    r"|[ \t]+seems)[ \t]+(?:wrong|incorrect|not[ \t]+(?:right|correct))"
+    r"|(?:that|this|it)[ \t]+(?:does[ \t]+not|doesn['’]t)[ \t]+(?:look|seem|sound)[ \t]+right"
+    r"|(?:disregard|ignore|forget|scrap|scratch)[ \t]+(?:the[ \t]+above|that|this|it"
+    r"|(?:my|the|that|this)[ \t]+(?:previous[ \t]+|above[ \t]+|last[ \t]+)?(?:answer|number"
+    r"|result|value))\b"
+    r"|I[ \t]+(?:no[ \t]+longer|don['’]t|do[ \t]+not)[ \t]+(?:trust|believe)[ \t]+"
+    r"(?:that|this|it|my)"
+    r"|(?:the[ \t]+)?(?:real|correct|true|actual)[ \t]+answer[ \t]+(?:must|should|has[ \t]+to)"
+    r"[ \t]+be[ \t]+different|(?:(?:that|this|it|\$?\d[\d,.]*+)[ \t]+)?(?:seems|looks)[ \t]+"
+    r"(?:way[ \t]+)?too[ \t]+(?:high|low|big|small|large)\b"
+    r"|(?:I[ \t]+need[ \t]+to|let[ \t]+me|I['’]ll|I[ \t]+(?:will|must|should))[ \t]+(?:redo|rework"
+    r"|recalculate|recompute|start[ \t]+over)\b|redoing\b|the[ \t]+correct[ \t]+approach[ \t]+is"
+    r"|correction[ \t*_]*:|on[ \t]+second[ \t]+thought"
+    r"|I[ \t]+(?:misread|misunderstood|overlooked|forgot|miscalculated|miscounted)\b"
+    r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
+    r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect)"
+    r"|(?:that|this|it)[ \t]+can(?:['’]t|not)[ \t]+be[ \t]+right|never[ \t]*mind\b"
+    r"|no[ \t]*[.!]+(?=\s|\Z))",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+# Another scenario than the question's, after the answer: `If she ate 4 eggs, she would make $16.`
+_HYPOTHETICAL = re.compile(
+    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|in[ \t]+case)\b[^\n]*\b(?:would|could|might)\b",
+    re.IGNORECASE,
+)
+
+
+def hypothetical(sentence: str) -> bool:
+    """Whether a sentence sets out another scenario than the question's (`If she ate 4 eggs, she
+    would make $16.`)."""
+    return _HYPOTHETICAL.match(sentence) is not None
+
+
+# A value called one of several answers: `One possible answer is $18, another is $20.`
+_ONE_OF_SEVERAL = re.compile(
+    r"\bone[ \t]+(?:(?:possible|plausible|valid|reasonable)[ \t]+)?(?:answer|possibility|option"
+    r"|solution|interpretation|reading|estimate)\b[^.!?\n]*?\b(?:another|the[ \t]+other"
+    r"|a[ \t]+second)\b|\b(?:another|the[ \t]+other)[ \t]+(?:(?:possible|valid)[ \t]+)?(?:answer"
+    r"|possibility|option|solution|interpretation|reading)[ \t]+(?:is|(?:would|could)[ \t]+be)\b"
+    r"|\b(?:answer|it|result)[ \t]+(?:is|will[ \t]+be|must[ \t]+be)[ \t]+one[ \t]+of\b",
+    re.IGNORECASE,
+)
+
+
+def one_of_several(sentence: str) -> bool:
+    """Whether a sentence calls its values some of several answers (`$18 is one answer, $20 is
+    another.`): each is a candidate, none the answer."""
+    return _ONE_OF_SEVERAL.search(sentence) is not None

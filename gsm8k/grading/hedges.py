@@ -23,10 +23,22 @@ makes $18.`) all keep the value.
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from itertools import pairwise
 
-from gsm8k.grading.doubt import HEDGE, UNDECIDED_LOOK, UNDECIDED_NOTE, undecided_after
+from gsm8k.grading.candidates import (
+    Value,
+    candidate_list,
+    closing_block_start,
+    per_case_block,
+)
+from gsm8k.grading.doubt import (
+    HEDGE,
+    UNDECIDED_LOOK,
+    UNDECIDED_NOTE,
+    hypothetical,
+    one_of_several,
+    undecided_after,
+)
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
@@ -34,9 +46,6 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.units import one_quantity
-
-Value = tuple[Decimal, int, int]
-"""A number of the text: its value, start and end."""
 
 TWO_GUESSES = "the closing sentences offer two values, hedged: no one answer"
 
@@ -151,7 +160,7 @@ def committed_before_guess(reader: Reader) -> Reader | None:
         return None
     (before_start, before_end), (last_start, last_end) = sentences[-2:]
     text = reader.text
-    scenario = _hypothetical(text[last_start:last_end])
+    scenario = hypothetical(text[last_start:last_end])
     if text[before_end:last_start].strip() or not (
         scenario or _bare_guess(reader, last_start, last_end, True)
     ):
@@ -169,71 +178,6 @@ def committed_before_guess(reader: Reader) -> Reader | None:
     return reader.with_text(text[:before_end])
 
 
-# Another scenario than the question's, after the answer: `If she ate 4 eggs, she would make $16.`
-_HYPOTHETICAL = re.compile(
-    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|in[ \t]+case)\b[^\n]*\b(?:would|could|might)\b",
-    re.IGNORECASE,
-)
-
-
-# A value called one of several answers: `One possible answer is $18, another is $20.`
-_ONE_OF_SEVERAL = re.compile(
-    r"\bone[ \t]+(?:(?:possible|plausible|valid|reasonable)[ \t]+)?(?:answer|possibility|option"
-    r"|solution|interpretation|reading|estimate)\b[^.!?\n]*?\b(?:another|the[ \t]+other"
-    r"|a[ \t]+second)\b|\b(?:another|the[ \t]+other)[ \t]+(?:(?:possible|valid)[ \t]+)?(?:answer"
-    r"|possibility|option|solution|interpretation|reading)[ \t]+(?:is|(?:would|could)[ \t]+be)\b"
-    r"|\b(?:answer|it|result)[ \t]+(?:is|will[ \t]+be|must[ \t]+be)[ \t]+one[ \t]+of\b",
-    re.IGNORECASE,
-)
-
-
-def one_of_several(sentence: str) -> bool:
-    """Whether a sentence calls its values some of several answers (`$18 is one answer, $20 is
-    another.`): each is a candidate, none the answer."""
-    return _ONE_OF_SEVERAL.search(sentence) is not None
-
-
-# Values given per case: `60 in the first case and 20 in the second`, `352 (part a), 44 (part
-# b)`, `10 if we include it, 8 if we don't`, `4 and 7 for the two options`, `8 and 50
-# respectively`, `whichever of 1115 and 539 is correct`; and a list offered as candidates.
-_PER_CASE = re.compile(
-    r"\(part[ \t]+[a-z1-9]\)|\b(?:(?:first|second|third|one|other|another|each|both|two|either)"
-    r"[ \t]+(?:possible[ \t]+)?(?:case|scenario|option|reading|interpretation|method|estimate"
-    r"|way|approach|possibility)s?|(?:case|scenario|option|reading|interpretation)[ \t]+(?:one"
-    r"|two|three|[a-c1-3])|(?:low|high|lower|upper)[ \t]+(?:estimate|bound)|respectively"
-    r"|whichever|(?:if|when)[ \t]+(?:we|you|I)[ \t]+(?:do|don['’]?t"
-    r"|include|exclude|count|ignore)|without[ \t]+(?:it|the[ \t]+extra)"
-    r"|the[ \t]+numbers[ \t]+(?:are|were|in)|some[ \t]+numbers|every[ \t]+(?:integer|number))\b",
-    re.IGNORECASE,
-)
-
-
-def _candidate_list(reader: Reader, start: int, end: int) -> bool:
-    """Whether a closing sentence (no working in it) offers two or more values as candidates:
-    per case, or as a bare list, values and joiners alone (`Guesses: 3 9`, `Also 160 and 260.`,
-    `… up to 20: 1, 2, …`)."""
-    text = reader.text
-    sentence = text[start:end]
-    if _WORKING.search(sentence):
-        return False
-    values = _values(reader, start, end)
-    if len({value[0] for value in values}) < 2:
-        return False
-    if _PER_CASE.search(sentence):
-        return True
-    colon = sentence.rfind(":", 0, values[0][1] - start) if ":" in sentence else -1
-    listed = sentence[colon + 1 :] if colon >= 0 else sentence
-    words = [w for w in _GAP_WORD.findall(listed) if w.lower() not in _JOINERS | {"and", "also"}]
-    return not words and all(
-        not _WORD_AFTER.match(text, value[2]) or _unit(text, value) == _unit(text, values[0])
-        for value in values
-    )
-
-
-def _hypothetical(sentence: str) -> bool:
-    return _HYPOTHETICAL.match(sentence) is not None
-
-
 def two_guesses(reader: Reader) -> bool:
     """Whether the text's closing sentences, read with no answer mark, offer two candidates."""
     reader, sentences = _closing(reader)
@@ -244,7 +188,11 @@ def two_guesses(reader: Reader) -> bool:
     last = text[last_start:last_end]
     if one_of_several(last) and _values(reader, last_start, last_end):
         return True
-    if _candidate_list(reader, last_start, last_end):
+    values = _values(reader, last_start, last_end)
+    if candidate_list(text, last_start, last_end, values, _unit, _JOINERS):
+        return True
+    block_start = closing_block_start(text, max(0, len(text) - _LOOK))
+    if per_case_block(text[block_start:], _values(reader, block_start, len(text))):
         return True
     strong = _STRONG.search(last) is not None
     if not strong and not _ALTERNATIVE_HINT.search(last):

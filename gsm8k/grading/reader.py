@@ -49,13 +49,14 @@ _TAKEN_BACK = re.compile(
     r"(?:[ \t]++(?!(?:actually|no|sorry|wait|is|typo|misprint|meant|jk|kidding|my|never)\b)"
     r"[A-Za-z]{2,12}+)?"
     r"[ \t\u00a0]*+(?:[,;:—–(-]|\.\.\.|…)?[ \t]*+"
-    r"(?:\b(?:actually|no|sorry|I[ \t]+mean[ts]?|wait|make[ \t]+(?:it|that)|correction"
+    # One to three markers in a row: `18, sorry, typo, 20`.
+    r"(?:(?:\b(?:actually|no|sorry|I[ \t]+mean[ts]?|wait|make[ \t]+(?:it|that)|correction"
     r"|(?:scratch|strike|disregard|ignore)[ \t]+that|never[ \t]*mind|my[ \t]+bad"
     r"|(?:just[ \t]+)?kidding|jk|I[ \t]+meant|meant|is[ \t]+(?:wrong|incorrect|not[ \t]+right)"
     r"|should[ \t]+have[ \t]+been"
     r"|(?:typo|misprint)(?:[ \t,;:—–-]*+should[ \t]+(?:be|read))?"
     r")\b|→|->|⇒|\\(?:to|rightarrow|Rightarrow)\b)"
-    r"[ \t\u00a0,;:!.…—–]*+(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
+    r"[ \t\u00a0,;:!.…—–]*+){1,3}(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
 RULED_OUT = "the stated answer only rules a value out (not 18): it states none"

@@ -30,6 +30,10 @@ _OPERATION = re.compile(
     r"[ \t]*+(?:[×*÷+−·⋅∗∙]|\\times|\\cdot|\\div|(?<=[ \t])[-x](?=[ \t])"
     r"|(?<=[ \t])(?:times|plus|minus|multiplied[ \t]by|divided[ \t]by)(?=[ \t]))[ \t]*+\\?[$£€¥₹]?"
     r"(?!10[ \t]*(?:\^|\*\*|[⁰¹²³⁴-⁹]))\d"
+    # An operand in words: `120 times ten`.
+    r"|[ \t]++(?:times|plus|minus|multiplied[ \t]by|divided[ \t]by)[ \t]++(?:two|three|four|five"
+    r"|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|fifty|hundred|thousand|a[ \t]+(?:dozen"
+    r"|hundred|thousand))\b"
 )
 # A function of the stated number, or words that make it an operand: `\\sqrt{18}`, `√18`,
 # `twice 18`, `half of 18`; `18 squared`, `18% of 50`, `18\\pi`, `18π`, `\\boxed{18!}`.
@@ -63,7 +67,8 @@ _ALTERNATIVE = re.compile(
     r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?(?:(?:\.{2,3}|…)[ \t]*+)?"
     r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или|if[ \t]+not"
     r"|oppure|ovvero|hoặc|eller|bzw\.?|beziehungsweise|atau|veya|yoki|ou[ \t]+bien|au"
-    r"|alt(?:\.|:|ernatively)?:?)|and|to|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus)[ \t]+"
+    r"|alt(?:\.|:|ernatively)?:?)|and|to|give[ \t]+or[ \t]+take"
+    r"|plus[ \t]*(?:or|/)[ \t]*minus)[ \t]+"
     # An unspaced hyphen between two values is a range (`18-20`) or a subtraction not done;
     # a slash before a price is a choice (`$18 / $20`), never a fraction.
     r"|(?<=\d)(?<!\b(?:19|20)\d\d)-(?=\\?[$£€¥₹]?\d)|[ \t]*+/[ \t]*+(?=\\?[$£€¥₹])"

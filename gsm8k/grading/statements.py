@@ -34,6 +34,9 @@ STATEMENT = re.compile(
 # expected answer is`, `a common wrong answer is`, `the teacher's answer is`, `[SYSTEM] correct
 # answer:`.
 _SOMEONE_ELSES = re.compile(
+    # Up to two words between the owner and the phrase: `The official GSM8K answer is 5.`
+    r"\b(?:reference|expected|gold|official|textbook|grader['’]?s?|dataset['’]?s?)(?:[ \t]+[\w.-]+)"
+    r"{1,2}[ \t]+\Z|"
     r"\b(?:reference|expected|gold|official|textbook|book['’]?s?|given|provided|key|grader['’]?s?"
     r"|your|their|his|her|its|another|other|wrong|incorrect|common|typical|an?|example|sample"
     r"|sheet['’]?s?|(?!let['’])[A-Za-z]{2,20}['’]s)[ \t]+(?:final[ \t]+)?\Z"

@@ -1,0 +1,97 @@
+"""Candidates: closing text that offers two or more values as candidates rather than one answer
+(docs/grading.md, "The delivered answer"): a value per case (`60 in the first case and 20 in the
+second`, `Scenario A: 300` / `Scenario B: 305`, `For part (a): 12. For part (b): 16.`), a range in
+words (`at least 128, at most 132`, `291 up to 301`), or a bare list (`Candidates: 126, 366.`,
+`Possible answers:` and a list). Working (an operator between values) is never a list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import Decimal
+
+Value = tuple[Decimal, int, int]
+"""A number of the text: its value, start and end."""
+
+_WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][a-z]+)?")
+_WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})\b")
+
+
+# Values given per case: `60 in the first case and 20 in the second`, `352 (part a), 44 (part
+# b)`, `10 if we include it, 8 if we don't`, `4 and 7 for the two options`, `8 and 50
+# respectively`, `whichever of 1115 and 539 is correct`; and a list offered as candidates.
+_PER_CASE = re.compile(
+    r"\(part[ \t]+[a-z1-9]\)|\b(?:(?:first|second|third|one|other|another|each|both|two|either)"
+    r"[ \t]+(?:possible[ \t]+)?(?:case|scenario|option|reading|interpretation|method|estimate"
+    r"|way|approach|possibility)s?|(?:case|scenario|option|reading|interpretation)[ \t]+(?:one"
+    r"|two|three|[a-c1-3])|(?:low|high|lower|upper)[ \t]+(?:estimate|bound)|respectively"
+    r"|whichever|(?:if|when)[ \t]+(?:we|you|I)[ \t]+(?:do|don['’]?t"
+    r"|include|exclude|count|ignore)|without[ \t]+(?:it|the[ \t]+extra)"
+    r"|the[ \t]+numbers[ \t]+(?:are|were|in)|some[ \t]+numbers|every[ \t]+(?:integer|number))\b",
+    re.IGNORECASE,
+)
+
+
+# Lines that give a value per case or a range: `Scenario A: 300` / `Scenario B: 305`, `Strict
+# reading => 42`, `| literal | 720 |`, `For part (a): 12.`, `With the discount: 14410.`,
+# `At least 128, at most 132.`, `60-ish to 64-ish`, `291 up to 301`, `Possible answers:`.
+_CASE_OR_RANGE = re.compile(
+    r"\b(?:scenario|case|reading|interpretation|version)\b|\bpart[ \t]*\(?[a-z1-9]\)"
+    r"|\bwith(?:out)?[ \t]+(?:the[ \t]+)?(?:it|discount|tax|tip|extra|bonus|fee)\b"
+    r"|\b(?:strict|loose|literal|intended)\b|\bat[ \t]+least\b[^\n]{0,30}\bat[ \t]+most\b"
+    r"|\d[^\d\n]{0,6}-ish\b|\d[ \t]+up[ \t]+to[ \t]+\$?\d|\brange\b[^\n\d]{0,12}\d"
+    r"|\b(?:possible|candidate|alternative|potential)[ \t]+(?:answers|values|results)\b"
+    r"|\b(?:candidates|options|shortlist)[ \t]*:",
+    re.IGNORECASE,
+)
+_ARROW = re.compile(r"=>|->|→|⇒|\|")
+_BLOCK_WORDS = 10
+"""Most words a closing line of a case block holds (`Scenario A: 300`, not prose)."""
+
+
+def per_case_block(block: str, values: list[Value]) -> bool:
+    """Whether the closing ``block`` (from :func:`closing_block_start`), whose numbers are
+    ``values``, gives two or more of them per case, as a range, or as listed candidates."""
+    if not _CASE_OR_RANGE.search(block):
+        return False
+    return len({value[0] for value in values}) > 1
+
+
+def closing_block_start(text: str, look_from: int) -> int:
+    """Where the text's closing block starts: its last lines, after ``look_from``, that hold no
+    working and few words (`Scenario A: 300`, not prose)."""
+    block_start = len(text)
+    for line in reversed(text[look_from:].splitlines(keepends=True)):
+        bare = _ARROW.sub(" ", line)  # `Strict reading => 42`: an arrow is no working
+        if _WORKING.search(bare) or len(_WORD.findall(line)) > _BLOCK_WORDS:
+            break
+        block_start -= len(line)
+    return block_start
+
+
+def candidate_list(
+    text: str,
+    start: int,
+    end: int,
+    values: list[Value],
+    unit: Callable[[str, Value], str],
+    joiners: frozenset[str],
+) -> bool:
+    """Whether a closing sentence ``text[start:end]`` with its ``values`` (no working in it)
+    offers two or more values as candidates:
+    per case, or as a bare list, values and joiners alone (`Guesses: 3 9`, `Also 160 and 260.`,
+    `… up to 20: 1, 2, …`)."""
+    sentence = text[start:end]
+    if _WORKING.search(sentence) or len({value[0] for value in values}) < 2:
+        return False
+    if _PER_CASE.search(sentence):
+        return True
+    colon = sentence.rfind(":", 0, values[0][1] - start) if ":" in sentence else -1
+    listed = sentence[colon + 1 :] if colon >= 0 else sentence
+    words = [w for w in _WORD.findall(listed) if w.lower() not in joiners | {"and", "also"}]
+    return not words and all(
+        not _WORD_AFTER.match(text, value[2]) or unit(text, value) == unit(text, values[0])
+        for value in values
+    )
