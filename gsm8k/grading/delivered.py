@@ -89,7 +89,7 @@ _OTHER_VALUE = re.compile(
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
-_DIGIT_RUN = re.compile(r"\d[\d,.]*")
+_DIGIT_RUN = re.compile(r"\d+(?:[.,]\d+)*")
 _SIGN_BEFORE = re.compile(r"\\?[$£€¥₹][ \t]?$")
 _UNIT_WORD = re.compile(r"[\d,.]*+\}?\$?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A-Za-z]{2,12}")
 # The result of a computation in the working: `= 36`, `= $36`.
