@@ -135,6 +135,22 @@ def line(template: str, kinds: Collection[str] | None = NOT_JSON) -> Phrasing:
     return template, _where(Case.replace_line, template, kinds)
 
 
+def after_working(template: str) -> Phrasing:
+    """In place of the statement's line, where the working before it reaches ``d`` (its last
+    number): closing words that rule out the working's value."""
+
+    def build(case: Case) -> str | None:
+        before = case.completion[: case.statement.start]
+        numbers = re.findall(r"-?\d[\d,]*(?:\.\d+)?", before)
+        last = numbers[-1].replace(",", "") if numbers else ""
+        if case.statement.kind not in NOT_JSON or not last or Decimal(last) != case.statement.value:
+            return None
+        text = case.fill(template)
+        return None if text is None else case.replace_line(text)
+
+    return template, build
+
+
 def after(template: str, kinds: Collection[str] | None = None) -> Phrasing:
     """Written after the completion, following two newlines."""
     return template, _where(lambda c, t: c.after("\n\n" + t), template, kinds)
@@ -261,5 +277,52 @@ CLOSING_HEDGE = Relation(
     ),
 )
 
+# A value the model rules out is not stated; closing words that rule out the working's value
+# leave none (the working before the rewrite reaches `d`).
+RULED_OUT = Relation(
+    "ruled_out",
+    Expect.NONE,
+    (
+        slot("{d} (wrong)", STRUCK),
+        slot("{d} is incorrect", STRUCK),
+        slot("~~{d}~~", STRUCK),
+        slot("anything but {d}", STRUCK),
+        after_working("It's definitely not {d}."),
+        after_working("I initially got {d}, but that was wrong."),
+        after_working("The answer is not {d}."),
+    ),
+)
+
+# After a committed answer, words that the model cannot choose, is not sure, or takes the
+# answer back, with nothing after them.
+UNDECIDED = Relation(
+    "undecided_after",
+    Expect.NONE,
+    (
+        after("But honestly {a} is equally likely."),
+        after("Either answer ({d} or {a}) should be accepted."),
+        after("I can't decide between this and {a}."),
+        after("It's a coin flip between {d} and {a}."),
+        after("Though {a} would also be a reasonable reading."),
+        after("I take that back."),
+        after("Disregard the above."),
+        after("Hmm, I no longer trust that number."),
+    ),
+)
+
+# With no answer mark, closing lines that give a value per case, a range in words, or a list.
+PER_CASE = Relation(
+    "per_case",
+    Expect.NONE,
+    (
+        line("Scenario A: {d}\nScenario B: {a}"),
+        line("For part (a): {d}. For part (b): {a}."),
+        line("At least {d}, at most {a}."),
+        line("Candidates: {d}, {a}."),
+        line("So we get {d} in the first case and {a} in the second case."),
+        line("ANSWER: {d}\nANSWER: {a}"),
+    ),
+)
+
 ADDITIONS: tuple[Relation, ...] = (HEDGED, ALTERNATIVE, CORRECTION, QUOTED, RETRACTION, EMPTY)
-ADDITIONS += (CLOSING_GUESSES, CLOSING_HEDGE)
+ADDITIONS += (CLOSING_GUESSES, CLOSING_HEDGE, RULED_OUT, UNDECIDED, PER_CASE)

@@ -38,13 +38,16 @@ _PER_CASE = re.compile(
 # reading => 42`, `| literal | 720 |`, `For part (a): 12.`, `With the discount: 14410.`,
 # `At least 128, at most 132.`, `60-ish to 64-ish`, `291 up to 301`, `Possible answers:`.
 _CASE_OR_RANGE = re.compile(
-    r"\b(?:scenario|case|reading|interpretation|version)\b|\bpart[ \t]*\(?[a-z1-9]\)"
-    r"|\bwith(?:out)?[ \t]+(?:the[ \t]+)?(?:it|discount|tax|tip|extra|bonus|fee)\b"
-    r"|\b(?:strict|loose|literal|intended)\b|\bat[ \t]+least\b[^\n]{0,30}\bat[ \t]+most\b"
+    r"\b(?:scenario|case|reading|interpretation|version|option)[ \t]++(?:(?-i:[A-Z])\b|[1-9]\b"
+    r"|one\b|two\b|\([a-c1-9]\))|\b(?:first|second|third|other|another|each|strict|loose|literal"
+    r"|intended|alternative)[ \t]+(?:case|scenario|reading|interpretation|version|option)\b"
+    r"|\bpart[ \t]*\(?[a-z1-9]\)|\bwith(?:out)?[ \t]+(?:the[ \t]+)?(?:it|discount|tax|tip|extra"
+    r"|bonus|fee)[ \t]*:|\bat[ \t]+least\b[^\n]{0,30}\bat[ \t]+most\b"
     r"|\d[^\d\n]{0,6}-ish\b|\d[ \t]+up[ \t]+to[ \t]+\$?\d|\brange\b[^\n\d]{0,12}\d"
     r"|\b(?:possible|candidate|alternative|potential)[ \t]+(?:answers|values|results)\b"
-    r"|\b(?:candidates|options|shortlist)[ \t]*:",
-    re.IGNORECASE,
+    r"|\b(?:candidates|options|shortlist)[ \t]*:|^\|[^\n]*\b(?:reading|interpretation|scenario"
+    r"|case)\b[^\n]*\|",
+    re.IGNORECASE | re.MULTILINE,
 )
 _ARROW = re.compile(r"=>|->|→|⇒|\|")
 _BLOCK_WORDS = 10

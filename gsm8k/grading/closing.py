@@ -178,6 +178,19 @@ def _retracted_at_close(text: str) -> bool:
 RULED_OUT_AT_CLOSE = "the closing sentence rules out the value the working reached: no answer"
 
 
+def _same_or_last_result(reader: Reader, match: re.Match[str], value: Decimal, before: str) -> bool:
+    """Whether a ruled-out number is the value found, or the working's last result (`= 4500`)."""
+    ruled = reader.value_at(match, reader.text)
+    if ruled is None:
+        return False
+    results = _LAST_RESULT.findall(before[-_LOOK:])
+    last = reader.value_of(results[-1]) if results else None
+    return same_number(ruled, value) or (last is not None and same_number(ruled, last))
+
+
+_LAST_RESULT = re.compile(r"=[ \t]*+(?:<<[^>]*>>)?(\\?\$?[ \t]?-?\d[\d,]*(?:\.\d+)?)")
+
+
 def _closing_rules_out(reader: Reader, value: Decimal) -> bool:
     """Whether the last sentence that holds a number rules out ``value`` (`It's definitely not
     20.`, `I initially got 20 but that was wrong.`, `20? No.`): the model says it is not the
@@ -193,7 +206,7 @@ def _closing_rules_out(reader: Reader, value: Decimal) -> bool:
     return any(
         match.start() >= sentence_start
         and ruled_out_at(text, match.start(), match.end())
-        and same_number(reader.value_at(match, text) or Decimal(-1), value)
+        and _same_or_last_result(reader, match, value, text[:sentence_start])
         for match in numbers
     )
 

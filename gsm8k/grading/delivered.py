@@ -46,7 +46,7 @@ from gsm8k.grading.doubt import (
 from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
-from gsm8k.grading.numbers import same_number
+from gsm8k.grading.numbers import normalize, same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.rules import NoAnswer
@@ -85,7 +85,7 @@ _CONCLUSION = re.compile(
 # Another value offered after a hedged statement, without an answer mark: `…, but it could be 20`.
 _OTHER_VALUE = re.compile(
     r"\b(?:or|but|alternatively|alt\.?|otherwise|maybe|perhaps|possibly|could|might|though"
-    r"|although|else|try|instead)(?![A-Za-z])[^.!?\n\d]{0,80}\d",
+    r"|although|else|try)(?![A-Za-z])[^.!?\n\d]{0,80}\d",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
@@ -144,7 +144,9 @@ def deliver(
     if _listed_after_other(reader, current):
         return NoAnswer(LISTED)
     inside = None if value_end is None else RETRACTION.search(text, value_end.end(), current.end)
-    if inside is not None:  # `Answer: 90. Hmm, scratch that, …`: taken back on its own line
+    if (
+        inside is not None and _DIGIT.search(text, inside.end(), current.end) is None
+    ):  # `Answer: 90. Hmm, scratch that, …`: taken back on its own line
         return _after_retraction(reader, inside.end(), _unfinished(text, cut))
     tail = text[current.end :]
     folded = tail.lower()
@@ -243,6 +245,8 @@ def _listed_after_other(reader: Reader, statement: Statement) -> bool:
     gap = reader.text[previous.end : statement.start]
     if previous.end > statement.start:
         return False  # one statement read twice (`Answer: … she spent \\boxed{32}`)
+    if normalize(previous.value) in statement.text:
+        return False  # `"answer": "290 (typo, should be 292)"`: it corrects the value before
     gap = _LATEX_SPACE.sub("", gap)  # `\\boxed{18} \\quad \\boxed{8}`
     # A code fence between quotes what it holds.
     return not same_number(previous.value, statement.value) and not any(

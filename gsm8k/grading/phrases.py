@@ -66,6 +66,12 @@ _DIGIT_RUN = re.compile(r"[\d,. \u00a0\u202f]*")
 _NUMBER_START = re.compile(r"[-−]?[$£€¥₹]?[ \t]?\d|[dt]?frac\{")
 
 
+# An answer mark before an answer phrase: a later phrase that only rules a value out notes it.
+_EARLIER_MARK = re.compile(
+    r"answer[ \t*_]*[:：]|####|\\boxed|^[ \t]*A[ \t]*:|<answer>", re.IGNORECASE | re.MULTILINE
+)
+
+
 def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
     text = reader.text
     folded = text.lower()
@@ -88,7 +94,9 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
             closed = SENTENCE_END.search(rest)
             sentence = rest if closed is None else rest[: closed.start()]
             if last and reader.refusal(sentence) == RULED_OUT:
-                return NoAnswer(RULED_OUT)
+                if _EARLIER_MARK.search(text, 0, match.start()) is None:
+                    return NoAnswer(RULED_OUT)
+                sentence = None  # `A: 4` … `Note that the answer is not 14`: a note, no statement
         if sentence is None:
             continue
         refused = reader.refusal(sentence) if last else None

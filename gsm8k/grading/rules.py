@@ -274,6 +274,8 @@ def find_hash_line(reader: Reader) -> Found | NoAnswer | None:
             # `#### not enough information`, `#### twenty` closing the text: the answer slot in
             # words, not a markdown heading over working.
             return _slot_in_words(words, last.group(0).strip())
+        if reader.refusal(words.strip()) == RULED_OUT:
+            return NoAnswer(RULED_OUT)  # `#### anything but 18`: its only value ruled out
     marks = reversed(every)
     # `#### Cost of Bread`, `#### Step 2: …` (markdown headings) are passed over.
     return _first_value((m for m in marks if not is_heading(m.group("value"))), reader)
