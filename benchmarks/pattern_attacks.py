@@ -54,6 +54,10 @@ MODULES = (
     "box_values",
     "units",
     "stated",
+    "ruled_out",
+    "doubt",
+    "candidates",
+    "statements",
 )
 """The grading modules whose patterns are attacked (``gsm8k.grading.<name>``)."""
 ONE_LINE = "ANSWER: 18"

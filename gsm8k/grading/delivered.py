@@ -238,6 +238,12 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
 def _listed_after_other(reader: Reader, statement: Statement) -> bool:
     """Whether the statement comes right after one of another value, nothing but space and
     punctuation between (`ANSWER: 9\nANSWER: 36`, `\boxed{180} \boxed{3}`): a list."""
+    before = _LATEX_SPACE.sub(
+        "", reader.text[max(0, statement.start - _LIST_LOOK) : statement.start]
+    )
+    before = before.rstrip(" \t\n*_`")
+    if not before or not (before[-1].isdigit() or before[-1] in "}$"):
+        return False  # prose before it (the common case): no statement ends right there
     earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
     if not earlier:
         return False

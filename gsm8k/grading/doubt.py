@@ -38,6 +38,23 @@ _CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing|in[ \t]+case
 SENTENCE_LOOK = 200  # characters around a statement searched for its sentence's bounds
 
 
+_ABBREVIATED = ("alt", "approx", "bzw")
+"""Words whose period ends no sentence (`$18 (alt. $20)`)."""
+
+
+def _opened(before: str) -> int:
+    """Where the sentence that ``before`` ends in opens: after the last sentence mark that is no
+    abbreviation's period (`alt. `), else at its start."""
+    end = len(before)
+    while True:
+        opened = max(before.rfind(mark, 0, end) for mark in (". ", "! ", "? ", "\n"))
+        if opened < 0:
+            return 0
+        if not before[:opened].lower().endswith(_ABBREVIATED):
+            return opened + 1
+        end = opened
+
+
 def sentence_hedged(
     text: str, start: int, end: int, anchor: bool = False, scenario: bool = False
 ) -> bool:
@@ -46,8 +63,7 @@ def sentence_hedged(
     read as hedged only by a hedge word, or a condition with `would`, `could`, `might`: `If we
     add them, we get \\boxed{20}` states the answer."""
     before = text[max(0, start - SENTENCE_LOOK) : start]
-    opened = [mark.end() for mark in SENTENCE_END.finditer(before)]
-    sentence_start = start - len(before) + (opened[-1] if opened else 0)
+    sentence_start = start - len(before) + _opened(before)
     closed = SENTENCE_END.search(text, end, end + SENTENCE_LOOK)
     sentence_end = closed.end() if closed is not None else min(len(text), end + SENTENCE_LOOK)
     sentence = text[sentence_start:sentence_end]
@@ -121,7 +137,8 @@ _UNDECIDED_HINTS: tuple[str, ...] = (
 _UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "confident", "?")
 _UNDECIDED_HINTS += ("segur", "sicher", "sûr", "уверен", "确定", "though", "also", "happy")
 _UNDECIDED_HINTS += ("one of", "depends", "as high", "as low", "otherwise")
-_UNDECIDED_HINTS += ("answer", "value")
+_UNDECIDED_HINTS += ("answer_", "_answer", "answer2", "answer 2", "_value", "alternat", "second")
+_UNDECIDED_HINTS += ("other ans", "other val", "backup")
 UNDECIDED_LOOK = 600
 
 
