@@ -38,7 +38,7 @@ ANSWER_PHRASES = "|".join(
         rf"(?:సమాధానం|జవాబు){_ASIDE}[ \t]*[:：]?",  # te
         rf"คำตอบ(?:สุดท้าย)?{_ASIDE}[ \t]*(?:คือ|[:：])?",  # th
         rf"答え{_ASIDE}[ \t]*(?:は|[:：])?|答[*_]{{0,3}}[:：]",  # ja
-        rf"答案{_ASIDE}[ \t]*(?:是|为|為|[:：])",  # zh
+        rf"答案{_ASIDE}[ \t]*(?:(?:可能|应该|應該|大概|也许|也許)[ \t]*)?(?:是|为|為|[:：])",  # zh
     )
 )
 _ANSWER_IS = re.compile(ANSWER_PHRASES, re.IGNORECASE)
