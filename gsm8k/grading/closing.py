@@ -60,6 +60,13 @@ _NO_ANSWER = re.compile(
     r"|(?=[ \t*_]*[.!]?[\s*_)\]]*\Z))[ \t*_]*[.!]?"
     r"[\s*_)\]]*\Z"
     r"|no[ \t]+answer[\s*_.!)\]]*\Z"
+    # The answer left to someone else, withheld, or a template's slot: `The answer is whatever the
+    # reference solution says.`, `Please tell me the correct answer.`, `(answer withheld)`.
+    r"|(?:the[ \t]+)?(?:final[ \t]+)?answer[ \t]+is[ \t]+whatever\b[^\d\n]*\Z"
+    r"|(?:please[ \t]+)?tell[ \t]+me[ \t]+the[ \t]+(?:correct[ \t]+|right[ \t]+)?answer\b[^\d\n]*\Z"
+    r"|\(?answer[ \t]+withheld\)?[\s.]*\Z"
+    r"|(?:the[ \t]+)?(?:expected[ \t]+|final[ \t]+)?answer[ \t]+is[ \t]+\{\{[^{}\n]{0,40}\}\}"
+    r"[\s.]*\Z"
     # A closing line that is only the statement: `Unknown.`, `N/A`, `Cannot be determined.`,
     # `Not enough info.`, `There's no way to know.`
     r"|(?:(?:it|this|that|there)(?:[ \t]+is|['’]s)[ \t]+)?(?:unknown|n/?a|undeterminable"
@@ -203,11 +210,11 @@ def _closing_rules_out(reader: Reader, value: Decimal) -> bool:
     last = numbers[-1]
     opened = [end.end() for end in SENTENCE_END.finditer(text, tail_start, last.start())]
     sentence_start = opened[-1] if opened else tail_start
-    return any(
-        match.start() >= sentence_start
-        and ruled_out_at(text, match.start(), match.end())
-        and _same_or_last_result(reader, match, value, text[:sentence_start])
-        for match in numbers
+    in_sentence = [match for match in numbers if match.start() >= sentence_start]
+    # Every value of the sentence ruled out (`It's not 6; it's 3.` states 3), one of them the value
+    # found or the working's last result.
+    return all(ruled_out_at(text, m.start(), m.end()) for m in in_sentence) and any(
+        _same_or_last_result(reader, match, value, text[:sentence_start]) for match in in_sentence
     )
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 # that wrongly; each of its turns starts with a separator): linear in the text's length.
 CORRECTION_OPENING = (
     r"(?:^|(?<=[.!?][ \t]))[ \t*_>]*+"
-    r"(?:(?:no[ \t,]++wait|wait[ \t,]++no|actually(?:[ \t,]++no)?|edit|erratum|in[ \t]++fact)"
+    r"(?:(?:no[ \t,]++wait|wait[ \t,]++no|actually(?:[ \t,]++no)?|edit|erratum|correction"
+    r"|in[ \t]++fact)"
     r"\b[ \t,:!—–-]*+(?:it(?:['’]s|[ \t]++is)[ \t]++)?"
     # `Double-checking, the total is really 20.`: the value the sentence says it really is.
     r"|[^.!?\n\d]{0,60}?\b(?:is|are|was|comes[ \t]++to)[ \t]++(?:really|actually)[ \t]++)"
@@ -23,4 +24,5 @@ CORRECTION_OPENING = (
     r"(?:[.!]?[ \t]*+$|[.!][ \t]))"
 )
 CORRECTION_HINTS: tuple[str, ...] = ("wait", "actually", "edit", "erratum", "fact", "really")
+CORRECTION_HINTS += ("correction",)
 """A part of every correction marker, in lower case: texts without one skip the pattern."""

@@ -94,7 +94,11 @@ _UNDECIDED = re.compile(
     r"|either[ \t]+(?:answer|value|one|reading)(?:[^.!?\n]|\.(?=\d)){0,30}?[ \t]+(?:is|should"
     r"|could|would"
     r"|works|may|might)|(?:can['’]?t|cannot|could[ \t]*n['’]?o?t|unable[ \t]+to)[ \t]+(?:decide"
-    r"|choose|tell[ \t]+which|determine[ \t]+which|be[ \t]+sure[ \t]+which)"
+    r"|choose|settle|tell[ \t]+which|determine[ \t]+which|be[ \t]+sure[ \t]+which)"
+    r"|\bI['’]m[ \t]+torn\b|\b(?:is|be|lies)[ \t]+(?:somewhere[ \t]+)?among[ \t]+(?:these|those"
+    r"|them)\b|\bone[ \t]+of[ \t]+the[ \t]+above\b"
+    r"|\beither[ \t]+(?:one[ \t]+)?(?:could|might|may|would)[ \t]+be\b"
+    r"|\b(?:interpretation|reading|scenario|case)[ \t]+(?-i:[B-D])\b|\b(?:best|worst)[ \t-]+case\b"
     r"|(?:depends|depending)[ \t]+on[ \t]+(?:whether|how|the[ \t]+(?:interpretation|reading))"
     r"|coin[ \t-]+(?:flip|toss)|toss[ \t-]+up|(?<![\d.])50[ \t]*/[ \t]*50(?![\d.=])"
     r"|fifty[ \t-]+fifty"
@@ -138,7 +142,8 @@ _UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "co
 _UNDECIDED_HINTS += ("segur", "sicher", "sûr", "уверен", "确定", "though", "also", "happy")
 _UNDECIDED_HINTS += ("one of", "depends", "as high", "as low", "otherwise")
 _UNDECIDED_HINTS += ("answer_", "_answer", "answer2", "answer 2", "_value", "alternat", "second")
-_UNDECIDED_HINTS += ("other ans", "other val", "backup")
+_UNDECIDED_HINTS += ("other ans", "other val", "backup", "settle", "torn", "among", "above")
+_UNDECIDED_HINTS += ("interpretation", "reading", "scenario", "case")
 UNDECIDED_LOOK = 600
 
 
@@ -155,12 +160,14 @@ def undecided_after(text: str, end: int) -> bool:
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
 RETRACTION = re.compile(
-    r"(?:^|[.!?:]\s|\n)[ \t*_#>(]*+(?:(?:hmm+|wait|but|oh|actually|ah|hold[ \t]+on|nope|no|ugh"
+    r"(?:^|[.!?:]\s|\n|,[ \t]+but[ \t]+(?=I[ \t]))[ \t*_#>(\[]*+(?:(?:hmm+|wait|but|oh|actually|ah"
+    r"|hold[ \t]+on|nope|no|ugh"
     r"|well|erm|um+|uh|edit[ \t]*:|erratum[ \t]*:)[ \t,.!…—–-]*+)*"
     r"(?:oh[ \t]+no\b|oops\b|(?:I[ \t]+(?:think|believe|suspect)[ \t]+)?I[ \t]+(?:made"
     r"|have[ \t]+made|(?:may|might|must)[ \t]+have[ \t]+made)[ \t]+(?:a|an|some)[ \t]+"
     r"(?:\w+[ \t]+)?(?:mistakes?|errors?)"
-    r"|I[ \t]+was[ \t]+wrong|I[ \t]+retract\b|erratum\b"
+    r"|I[ \t]+was[ \t]+wrong|I[ \t]+(?:retract|withdraw)\b|erratum\b|retracted\b"
+    r"|(?:is|was)[ \t]+flawed\b|corrección[ \t]*:|eso[ \t]+está[ \t]+mal"
     r"|(?:I[ \t]+)?take[ \t]+(?:that|it|this)[ \t]+back"
     r"|(?:that|this|it|the[ \t]+above|(?:that|this|the|my)[ \t]+(?:previous[ \t]+|above[ \t]+"
     r"|final[ \t]+|last[ \t]+)?(?:answer|number|result|value))(?:['’]s|[ \t]+is|[ \t]+was"

@@ -73,7 +73,7 @@ from gsm8k.grading.marks import (
 from gsm8k.grading.numbers import normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
 from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
-from gsm8k.grading.ruled_out import without_struck
+from gsm8k.grading.ruled_out import ends_struck, without_struck
 from gsm8k.grading.rules import (
     ANSWER_LINE,
     DECORATION,
@@ -115,6 +115,7 @@ RULES: tuple[Rule, ...] = get_args(Rule)
 
 ONLY_REASONING = "nothing outside the reasoning block: the model gave no final answer"
 PLACEHOLDER_ANSWER = "the ANSWER line holds the template's placeholder, not a number"
+ENDS_STRUCK = "the text ends on text it strikes through: its last statement withdrawn"
 TRUNCATED_IN_JSON_REASONING = (
     "output truncated inside the JSON reasoning field: the model did not reach its answer"
 )
@@ -198,6 +199,8 @@ def extract_answer(
             return extract_answer(kept, truncated, question)
     if sections.note:
         return Extraction(None, "none", False, "", sections.note)
+    if ends_struck(completion):
+        return Extraction(None, "none", False, "", ENDS_STRUCK)
     visible = without_example_marks(sections.text)
     reader = Reader(visible, question)
     stated = _cut_continuation(visible)  # an invented follow-up is no reasoning towards an answer

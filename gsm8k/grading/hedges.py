@@ -44,6 +44,7 @@ from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
+from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.units import one_quantity
 
@@ -188,7 +189,10 @@ def two_guesses(reader: Reader) -> bool:
     last = text[last_start:last_end]
     if one_of_several(last) and _values(reader, last_start, last_end):
         return True
-    values = _values(reader, last_start, last_end)
+    # A value the sentence rules out is no candidate (`Verification: 187 ✓ (234 ✗)`).
+    values = [
+        v for v in _values(reader, last_start, last_end) if not ruled_out_at(text, v[1], v[2])
+    ]
     if candidate_list(text, last_start, last_end, values, _unit, _JOINERS):
         return True
     block_start = closing_block_start(text, max(0, len(text) - _LOOK))

@@ -39,7 +39,8 @@ _OPERATION = re.compile(
 # `twice 18`, `half of 18`; `18 squared`, `18% of 50`, `18\\pi`, `18π`, `\\boxed{18!}`.
 _FUNCTION_BEFORE = re.compile(
     r"(?:\\sqrt[ \t]*(?:\[[^\]]{0,8}\])?[ \t]*\{?|√|∛|\b(?:twice|double|triple|thrice"
-    r"|half[ \t]+of|square[ \t]+root[ \t]+of|sqrt\(?|log|ln|sin|cos|tan))[ \t]*\\?[$£€¥₹]?[ \t]*$",
+    r"|half[ \t]+of|square[ \t]+root[ \t]+of|sqrt\(?|log|ln|sin|cos|tan)|±|\\pm\b)"
+    r"[ \t]*\\?[$£€¥₹]?[ \t]*$",
     re.IGNORECASE,
 )
 _FUNCTION_AFTER = re.compile(
@@ -82,7 +83,8 @@ _ALTERNATIVE = re.compile(
     r"(?:(?:or|perhaps|maybe|possibly|probably|else|even|if[ \t]+not|give[ \t]+or[ \t]+take"
     r"|plus[ \t]+or[ \t]+minus|tal[ \t]+vez|quizás?|vielleicht|wahrscheinlich|eher"
     r"|peut[- ]être|forse|talvez|aunque[ \t]+podría[ \t]+ser|может[ \t]+быть|возможно)[ \t,]++"
-    r"|(?:也)?(?:可能是|也许是|或许是)[ \t]*+|(?:ANSWER|[Aa]nswer)[ \t]*+:[ \t]*+){0,2}"
+    r"|(?:也)?(?:可能是|也许是|或许是)[ \t]*+|(?:ANSWER|[Aa]nswer)[ \t]*+:[ \t]*+"
+    r"|(?:it|that)(?:['’]s|[ \t]+is|[ \t]+would[ \t]+be)[ \t]++){0,2}"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
 # Joiners that also open an explanation (`18 — 9 eggs at $2 each`, `18 & 9 eggs are sold`): the

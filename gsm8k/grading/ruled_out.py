@@ -18,7 +18,8 @@ _NEGATION = (
     r"|\b(?:anything|everything)[ \t]++(?:but|except)[ \t]++|\b(?:hardly|never)[ \t]++"
     r"|\bby[ \t]++no[ \t]++means[ \t]++"
     r"|\bcan(?:not|['’]t|[ \t]+not)[ \t]++(?:possibly[ \t]++)?be[ \t]++"
-    r"|\b(?:rejected|ruled[ \t]++out)[ \t]++|\binitially[ \t]++(?:got|thought|said|wrote)[ \t]++"
+    r"|\b(?:rejected|rul(?:ed|es|ing)[ \t]++out)[ \t]++"
+    r"|\binitially[ \t]++(?:got|thought|said|wrote)[ \t]++"
     r"|\bnicht[ \t]++|\bno[ \t]++(?:es|son|era|sería)[ \t]++"
     r"|\bn['’](?:est|était|serait)[ \t]++pas[ \t]++"
     r"|\bnon[ \t]++è[ \t]++|\bне[ \t]++|不是[ \t]*+|ではない|じゃない)"
@@ -56,7 +57,7 @@ _HINTS: tuple[str, ...] = (
     "never",
     "means",
 )
-_HINTS += ("be ", "reject", "ruled", "initially", "nicht", "no ", "n'", "n’", "non", "не")
+_HINTS += ("be ", "reject", "rule", "initially", "nicht", "no ", "n'", "n’", "non", "не")
 _HINTS += ("不是", "ない", "incorrect", "wrong", "kidding", "jk", "❌", "✗", "✘", "?", "what")
 """A part of every ruling-out form, in lower case: most stated values have none."""
 # Struck-through text: markdown, LaTeX, HTML.
@@ -115,6 +116,16 @@ def without_struck(text: str) -> str:
     if "~~" not in text and "\\" not in text and "<" not in text:
         return text
     return _STRUCK.sub(_struck_out, text)
+
+
+def ends_struck(text: str) -> bool:
+    """Whether the text ends on struck-through text (`~~The answer is 294.~~`): its last statement
+    withdrawn, and nothing after it."""
+    return _STRUCK_END.search(text, max(0, len(text) - _END_LOOK)) is not None
+
+
+_STRUCK_END = re.compile(r"(?:~~[^~\n]{1,200}~~|<(del|strike)>[^<]{0,400}</\1>)[\s.*_]*\Z", re.I)
+_END_LOOK = 500
 
 
 def _struck_out(struck: re.Match[str]) -> str:
