@@ -142,8 +142,9 @@ _UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "co
 _UNDECIDED_HINTS += ("segur", "sicher", "sûr", "уверен", "确定", "though", "also", "happy")
 _UNDECIDED_HINTS += ("one of", "depends", "as high", "as low", "otherwise")
 _UNDECIDED_HINTS += ("answer_", "_answer", "answer2", "answer 2", "_value", "alternat", "second")
-_UNDECIDED_HINTS += ("other ans", "other val", "backup", "settle", "torn", "among", "above")
-_UNDECIDED_HINTS += ("interpretation", "reading", "scenario", "case")
+_UNDECIDED_HINTS += ("other ans", "other val", "backup", "settle", "torn", "among", "of the above")
+_UNDECIDED_HINTS += ("case b", "case c", "reading b", "scenario b", "interpretation b", "st case")
+_UNDECIDED_HINTS += ("st-case",)
 UNDECIDED_LOOK = 600
 
 
