@@ -96,6 +96,7 @@ _UNIT_WORD = re.compile(r"[\d,.]*+\}?\$?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200
 _LATEX_SPACE = re.compile(r"\\(?:q?quad|[,;:! ]|enspace|hspace\{[^{}]*\})")
+_MARK_NEAR = re.compile(r"answer|####|\\boxed|^[ \t]*A[ \t]*:", re.IGNORECASE | re.MULTILINE)
 _LIST_LOOK = 200  # characters before a statement searched for one it is listed after
 _OFFER_LOOK = 2_000
 _CONCLUSION_LOOK = 400
@@ -242,7 +243,11 @@ def _listed_after_other(reader: Reader, statement: Statement) -> bool:
         "", reader.text[max(0, statement.start - _LIST_LOOK) : statement.start]
     )
     before = before.rstrip(" \t\n*_`")
-    if not before or not (before[-1].isdigit() or before[-1] in "}$"):
+    if (
+        not before
+        or not (before[-1].isdigit() or before[-1] in "}$")
+        or not _MARK_NEAR.search(before)
+    ):
         return False  # prose before it (the common case): no statement ends right there
     earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
     if not earlier:

@@ -138,13 +138,14 @@ _UNDECIDED_HINTS: tuple[str, ...] = (
     "which",
     "coin",
 )
-_UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "confident", "?")
+_UNDECIDED_HINTS += ("toss", "50", "fifty", "possibility", "depend", "sure", "confident")
 _UNDECIDED_HINTS += ("segur", "sicher", "sûr", "уверен", "确定", "though", "also", "happy")
 _UNDECIDED_HINTS += ("one of", "depends", "as high", "as low", "otherwise")
 _UNDECIDED_HINTS += ("answer_", "_answer", "answer2", "answer 2", "_value", "alternat", "second")
 _UNDECIDED_HINTS += ("other ans", "other val", "backup", "settle", "torn", "among", "of the above")
 _UNDECIDED_HINTS += ("case b", "case c", "reading b", "scenario b", "interpretation b", "st case")
 _UNDECIDED_HINTS += ("st-case",)
+_UNDECIDED_HINT = re.compile("|".join(map(re.escape, _UNDECIDED_HINTS)), re.IGNORECASE)
 UNDECIDED_LOOK = 600
 
 
@@ -154,8 +155,9 @@ def undecided_after(text: str, end: int) -> bool:
     after = text[end : end + UNDECIDED_LOOK]
     if end + UNDECIDED_LOOK < len(text):
         after += " …"  # the text goes on: what ends the window does not end the text
-    folded = after.lower()
-    return any(hint in folded for hint in _UNDECIDED_HINTS) and _UNDECIDED.search(after) is not None
+    if _UNDECIDED_HINT.search(after) is None and not after.rstrip(" \t\n*_").endswith(("?", "？")):
+        return False  # no such word, and no question at the end (the common case)
+    return _UNDECIDED.search(after) is not None
 
 
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
