@@ -154,10 +154,6 @@ NOT_NO_ANSWER = [
         "I can't be more certain about the answer.", id="i-can-t-be-more-certain-about-the-answer"
     ),
     pytest.param(
-        "Unfortunately, I can't be sure this is the intended answer.",
-        id="unfortunately-i-can-t-be-sure-this-is-th",
-    ),
-    pytest.param(
         "We cannot know the answer for sure without more information.",
         id="we-cannot-know-the-answer-for-sure-witho",
     ),

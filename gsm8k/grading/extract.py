@@ -54,6 +54,7 @@ from typing import Literal, cast, get_args
 from gsm8k.grading.closing import find_closing_number
 from gsm8k.grading.delivered import deliver
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
+from gsm8k.grading.disclaimed import DISCLAIMED, disclaimed
 from gsm8k.grading.endings import (
     CUT_TEXT_LENGTH,
     cut_mid_number,
@@ -294,6 +295,9 @@ def _found(
         rule = cast(Rule, delivered[0])
         found = delivered[1]
     value, snippet = found
+    at = text.rfind(snippet)
+    if at >= 0 and disclaimed(text, at, at + len(snippet), reader.question_text):
+        return Extraction(None, "none", False, "", DISCLAIMED)  # `I'm stuck. 28 is a wild guess.`
     if not sections.loop and stops_mid_sentence(completion):
         if left_as_draft(text, snippet):
             return Extraction(None, "none", False, "", CUT_AFTER_DRAFT)

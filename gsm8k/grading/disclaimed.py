@@ -1,0 +1,127 @@
+"""Disclaimed answers: the model says it does not know its answer (docs/grading.md, "The
+delivered answer").
+
+The principle: an answer is delivered only when the model stands by it. A model that says, at
+its answer or after it, that it does not know the answer, is not sure of it, is guessing, cannot
+solve or decide, or that its answer may well be wrong, delivers none: whatever value it then
+names is a guess, and a guess must not earn the credit a committed answer earns.
+
+What counts is the model's own state of knowledge about its answer, in any words, so the
+pattern is built from the few ways language says it rather than from phrases seen:
+
+- first person, a state of not knowing: `I'm not sure`, `I am not 100% confident`, `I'm stuck`,
+  `I don't know`, `I have no idea`, `I can't tell which`, `I'm unable to solve this`;
+- the value called a guess: `a wild guess`, `my best guess`, `I'm guessing`, `guesswork`;
+- the answer called unknowable or untrustworthy: `hard to say`, `who knows`, `low confidence`,
+  `take it with a grain of salt`, `the answer may well be wrong`, `I might have been right the
+  first time`, `I keep going back and forth` (a modest `I might be wrong, but I checked` is no
+  doubt about the value);
+- the same in the other languages the grader reads (`no estoy seguro`, `nicht sicher`, `不确定`).
+
+A courtesy to the reader (`let me know if you're not sure`) and a doubt about a premise that the
+working then settles (`We don't know her age, so …`) are not about the answer: the words must
+stand in the answer's own sentence, the sentence before it that holds no number, or after it.
+"""
+
+from __future__ import annotations
+
+import re
+
+DISCLAIMED = "the model says it does not know its answer or is guessing: no delivered answer"
+
+_I = r"(?:\bI['’]?m|\bI[ \t]+am|\bI['’]ve[ \t]+been|\bI[ \t]+(?:feel|was|got|remain|stay))"
+_SOFT = r"(?:[ \t]+(?:really|still|honestly|genuinely|truly|just|simply|quite|totally|all|so))*"
+# A state of not knowing, said of oneself: `I'm not (100%) sure`, `I'm stuck`, `I am confused`.
+_STATE = (
+    rf"{_I}{_SOFT}[ \t]+(?:not|n['’]t)[ \t]+(?:[\w%]+[ \t]+){{0,2}}?(?:sure|certain|confident"
+    r"|positive)\b"
+    rf"|{_I}{_SOFT}[ \t]+(?:stuck|confused|lost|torn|unsure|uncertain|guessing|undecided"
+    r"|puzzled|stumped|baffled|clueless)\b"
+    r"|(?:^|[.!?:;—–(]\s*|\n)[ \t*_]*(?:honestly,?[ \t]+|frankly,?[ \t]+)?(?:not|un)[ \t]*(?:[\w%]+"
+    r"[ \t]+){0,2}?(?:sure|certain|confident)\b"
+    r"|\bnot[ \t]+(?:at[ \t]+all[ \t]+|entirely[ \t]+|fully[ \t]+|100[ \t]*%[ \t]+)?confident\b"
+)
+# Not knowing or not being able to: `I don't know`, `I can't tell`, `I'm unable to solve this`.
+_CANNOT = (
+    r"\bI[ \t]+(?:really[ \t]+|honestly[ \t]+|genuinely[ \t]+|truly[ \t]+|just[ \t]+|simply[ \t]+)?"
+    r"(?:don['’]?t|do[ \t]+not|didn['’]?t|did[ \t]+not)[ \t]+(?:really[ \t]+)?know\b"
+    r"|\bI[ \t]+have[ \t]+no[ \t]+(?:idea|clue)\b"
+    r"|(?:^|[.!?:;—–(]\s*)[ \t*_]*no[ \t]+(?:idea|clue)\b"
+    r"|\bwho[ \t]+knows\b"
+    rf"|(?:\bI[ \t]+(?:can['’]?t|cannot|could[ \t]*n['’]?o?t)|{_I}[ \t]+(?:unable|not[ \t]+able)"
+    r"[ \t]+to)[ \t]+(?:\w+[ \t]+)?(?:solve|determine|figure|work[ \t]+out|tell|say|decide"
+    r"|choose|know|be[ \t]+(?:sure|certain)|answer|settle|pin)\b"
+    r"|\b(?:hard|difficult|impossible|tough|tricky)[ \t]+to[ \t]+(?:say|tell|know|decide"
+    r"|be[ \t]+sure)\b|\bno[ \t]+way[ \t]+to[ \t]+(?:know|tell|be[ \t]+sure)\b"
+)
+# The value called a guess, the answer called untrustworthy or wavered over.
+_GUESS = (
+    r"\b(?:a|my|wild|rough|blind|best|educated|random|pure|total|complete|only|just|mere)[ \t]+"
+    r"(?:\w+[ \t]+)?guess(?:es)?\b|\bguesswork\b|\bguessing\b|\b(?:at|as)[ \t]+a[ \t]+guess\b"
+    r"|\b(?:low|little|no|limited)[ \t]+confidence\b|\bconfidence[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?:low|none|very[ \t]+low)\b|grain[ \t]+of[ \t]+salt|\b(?:don['’]?t|do[ \t]+not)[ \t]+trust"
+    r"[ \t]+(?:it|this|that|my|the)\b|\bunreliable\b|\bnot[ \t]+reliable\b"
+    r"|\b(?:the|my|this|that)[ \t]+(?:final[ \t]+)?answer[ \t]+(?:might|may|could)[ \t]+(?:well"
+    r"[ \t]+|easily[ \t]+|very[ \t]+well[ \t]+)?(?:be|have[ \t]+been)[ \t]+(?:wrong|off|mistaken"
+    r"|incorrect)\b|\bmight[ \t]+have[ \t]+been[ \t]+right\b|\bback[ \t]+and[ \t]+forth\b"
+    r"|\bsecond[ \t-]+guess|\bon[ \t]+the[ \t]+fence\b|\bflip[ \t-]*flop|\bwaver"
+    r"|\bno[ \t]+estoy[ \t]+segur[oa]|\bno[ \t]+(?:lo[ \t]+)?sé\b|nicht[ \t]+sicher"
+    r"|weiß[ \t]+(?:es[ \t]+)?nicht|pas[ \t]+sûr|ne[ \t]+sais[ \t]+pas|non[ \t]+sono[ \t]+sicur"
+    r"|não[ \t]+(?:tenho[ \t]+certeza|sei)|不确定|不知道|不太确定|没把握|猜|わかりません"
+    r"|分かりません|自信がない|확실하지|모르겠|не[ \t]+уверен|не[ \t]+знаю"
+)
+_DISCLAIMER = re.compile(rf"{_STATE}|{_CANNOT}|{_GUESS}", re.IGNORECASE | re.MULTILINE)
+_HINTS: tuple[str, ...] = ("sure", "certain", "confiden", "positive", "stuck", "confus", "lost")
+_HINTS += ("torn", "guess", "decided", "puzzl", "stump", "baffl", "clueless", "know", "idea")
+_HINTS += ("clue", "can't", "can’t", "cant", "cannot", "couldn", "unable", "not able", "hard to")
+_HINTS += ("difficult to", "impossible to", "tough to", "tricky to", "no way to", "salt", "trust")
+_HINTS += ("reliabl", "might", "may", "could", "forth", "fence", "flip", "waver", "segur")
+_HINTS += ("no sé", "no lo sé", "sicher", "weiß", "sûr", "sais pas", "sicur", "certeza")
+_HINTS += ("não sei", "确定", "知道", "把握", "猜", "わかり", "分かり", "自信", "확실", "모르")
+_HINTS += ("уверен", "знаю")
+_STORY_WORDS = ("guess", "lost", "stuck", "torn", "confus", "trust", "confiden", "reliab", "fence")
+_STORY_WORDS += ("salt", "flip", "waver", "puzzl")
+"""Words a question's story may use (`the average guess`, `a lost ball`, `a puzzle`)."""
+_HINT = re.compile("|".join(map(re.escape, _HINTS)), re.IGNORECASE)
+# A courtesy or a condition, not the model's own state: `let me know if you're not sure`,
+# `If I'm not sure, I check again.`
+_NOT_OWN = re.compile(r"\b(?:you|your|if|whether|when|unless)\b[^.!?\n]{0,40}$", re.IGNORECASE)
+_SENTENCE_MARK = re.compile(r"[.!?。！？](?=\s|$)|\n")
+_AFTER_LOOK = 1_000  # characters after the answer read: a much later aside is about something else
+_BEFORE_LOOK = 300  # characters before the answer in which its sentence and the one before start
+
+
+def disclaimed(text: str, start: int, end: int, question: str | None = None) -> bool:
+    """Whether the model disclaims the answer stated at ``text[start:end]``: the words stand in
+    the answer's sentence, in the sentence before it when that one holds no number, or after it.
+
+    Words the question itself uses (`Tim's guess`, `the team lost 7 games`) are the problem's
+    words, not the model's doubt, and do not count.
+    """
+    begin = _opening(text, start)
+    region = text[begin : end + _AFTER_LOOK]
+    if _HINT.search(region) is None:
+        return False  # no such word at all (the common case, found cheaply)
+    asked = (question or "").lower()
+    for match in _DISCLAIMER.finditer(region):
+        said = match.group(0).lower()
+        if any(word in said and word in asked for word in _STORY_WORDS):
+            continue  # `Tim's guess`, `the team lost`: the question's story, not a doubt
+        if _NOT_OWN.search(region, max(0, match.start() - 40), match.start()) is not None:
+            continue
+        return True
+    return False
+
+
+def _opening(text: str, start: int) -> int:
+    """Where the answer's sentence opens, or the sentence before it when that one holds no
+    number (`I genuinely don't know. Possibly 22.`)."""
+    window_start = max(0, start - _BEFORE_LOOK)
+    marks = [m.end() for m in _SENTENCE_MARK.finditer(text, window_start, start)]
+    marks = [mark for mark in marks if text[mark:start].strip()]  # a mark right before: no sentence
+    if not marks:
+        return window_start
+    opened = marks[-1]
+    if len(marks) >= 2 and not any(char.isdigit() for char in text[marks[-2] : opened]):
+        return marks[-2]
+    return opened
