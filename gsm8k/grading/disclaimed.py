@@ -79,7 +79,17 @@ _HINTS += ("reliabl", "might", "may", "could", "forth", "fence", "flip", "waver"
 _HINTS += ("no sé", "no lo sé", "sicher", "weiß", "sûr", "sais pas", "sicur", "certeza")
 _HINTS += ("não sei", "确定", "知道", "把握", "猜", "わかり", "分かり", "自信", "확실", "모르")
 _HINTS += ("уверен", "знаю")
-_STORY_WORDS = ("guess", "lost", "stuck", "torn", "confus", "trust", "confiden", "reliab", "fence")
+_STORY_WORDS: tuple[str, ...] = (
+    "guess",
+    "lost",
+    "stuck",
+    "torn",
+    "confus",
+    "trust",
+    "confiden",
+    "reliab",
+    "fence",
+)
 _STORY_WORDS += ("salt", "flip", "waver", "puzzl")
 """Words a question's story may use (`the average guess`, `a lost ball`, `a puzzle`)."""
 _HINT = re.compile("|".join(map(re.escape, _HINTS)), re.IGNORECASE)
