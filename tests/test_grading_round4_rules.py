@@ -112,13 +112,23 @@ ROWS = [
         id="a-sentence-with-only-question-numbers-keeps-its-last",
     ),
     pytest.param(
-        "Each notebook costs $5, so 9 x $5 = $45.\nTherefore, Maya spends $45 on the 9 notebooks.",
+        "Each notebook costs $5, so she pays $5 for every one.\nTherefore, Maya spends $45 on the "
+        "9 notebooks.",
         "45",
         None,
         "9",
         "last_number",
         False,
         id="without-the-question-the-last-number-stands",
+    ),
+    pytest.param(
+        "Each notebook costs $5, so 9 x $5 = $45.\nTherefore, Maya spends $45 on the 9 notebooks.",
+        "45",
+        None,
+        "45",
+        "last_number",
+        True,
+        id="without-the-question-the-restated-result-stands",
     ),
     pytest.param(
         "```python\nprint(75 * 80 / 2000)\n```\n```output\n3.0\n```\n"
@@ -421,7 +431,7 @@ def test_round4_rules(
 
 
 def test_the_scorer_reads_the_question_from_the_sample() -> None:
-    completion = "9 x $5 = $45.\nTherefore, Maya spends $45 on the 9 notebooks."
+    completion = "She pays $5 for each.\nTherefore, Maya spends $45 on the 9 notebooks."
     state = TaskState(
         model="mockllm/model",  # type: ignore[arg-type]
         sample_id=0,

@@ -204,7 +204,10 @@ class Reader:
             return -value  # `3 degrees below zero` is -3
         if value > 0 and at >= 0 and _MINUS_WORD_BEFORE.search(self.text, max(0, at - 8), at):
             return -value  # `零下3度`, `menos 3 grados`
-        if value <= 0 or at < 0 or not self._asks_profit():
+        asks_loss = at >= 0 and value != 0 and self._asks_loss()
+        if value < 0 and asks_loss:
+            return -value  # `How much does he lose?`: a net `-$16` is a loss of 16
+        if value <= 0 or at < 0 or not (asks_loss or self._asks_profit()):
             return value
         # The number that states the value (`Although he lost 2 eggs, he earned a profit of
         # $18.`: the 18, not the 2 of another loss).
@@ -216,6 +219,9 @@ class Reader:
         end = at + len(snippet)
         tail = snippet[number.end() :] + self.text[end : end + _LOSS_LOOK]
         called_loss = _LOSS_BEFORE.search(head[-_LOSS_LOOK:]) or _LOSS_AFTER.match(tail)
+        if asks_loss:
+            # A value called a profit or gain (`He makes a profit of $16.`) is no loss.
+            return -value if not called_loss and _GAIN_BEFORE.search(head[-_LOSS_LOOK:]) else value
         return -value if called_loss else value
 
     def in_asked_unit_at(self, value: Decimal, snippet: str) -> Decimal:
@@ -255,6 +261,10 @@ class Reader:
     def _asks_profit(self) -> bool:
         asked = asking_text(self.question_text)
         return bool(_PROFIT.search(asked)) and not _LOSS_WORD.search(asked)
+
+    def _asks_loss(self) -> bool:
+        asked = asking_text(self.question_text)
+        return bool(_LOSS_WORD.search(asked)) and not _PROFIT.search(asked)
 
     def refusal(self, snippet: str) -> str | None:
         """Why a stated answer holds a number that is not its value (an expression, a hedge)."""
@@ -362,6 +372,10 @@ _LOSS_AFTER = re.compile(
     re.IGNORECASE,
 )
 _LOSS_LOOK = 24
+_GAIN_BEFORE = re.compile(
+    r"\b(?:profit|gains?|gained|earns?|earned|makes|made)\b[^\d\n.!?]{0,16}$",
+    re.IGNORECASE,
+)
 _BELOW_ZERO = re.compile(
     r"\d[ \t]*+(?:°|degrees?|grados?|Grad|degrés?|градус\w*|度)?[ \t]*+(?:[A-Z][ \t]+|Celsius"
     r"[ \t]+)?(?:below[ \t]+(?:zero|freezing)|bajo[ \t]+cero|unter[ \t]+null|sous[ \t]+zéro"

@@ -1,0 +1,207 @@
+"""The result statement of a text with no answer mark: the working's last result, stated, then
+only asides (docs/grading.md, "The delivered answer").
+
+With no answer mark, the answer statement is the sentence that holds the working's last result
+(`So in total he scored 4 + 5 = 9 points.`). What follows it is read as what follows any answer
+statement: a later sentence replaces it only when it states another value as the answer. A
+sentence whose numbers are all asides leaves it standing:
+
+- a hedge, a condition or a question (`Though perhaps …, which would be 5.`, `At 5 mph she'd
+  miss …`, `Alternatively, …, it'd be 12.`): an alternative after a committed statement;
+- a value ruled out or called someone else's (`99 is his current age, not the answer`, `Some
+  people answer $24.38 …, which is wrong.`);
+- the result again, a number of the question or of the working (`That's 60 yogurts, or 15
+  packs of 4 at $5.`, `Reminder: the bag is 300g …`);
+- the result as a percentage or at another period than the question asks (`that's about 54% on
+  his outlay`, `Per day, that's $2.50.`).
+
+Anything else (a new number stated plainly, a conclusion word opening the sentence, a
+retraction) is left to the last-number reading, so a plain restatement of another value still
+replaces the first one. Only the text after the last result is read: the cost stays linear.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from gsm8k.grading.doubt import HEDGE, RETRACTION, sentence_hedged
+from gsm8k.grading.numbers import same_number, value_with_fraction
+from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.ruled_out import ruled_out_at
+from gsm8k.grading.units import asked_period, asking_text, rate_period, unit_named
+
+# The result of a computation: `= 9`, `= $75.00`, `>>9` (GSM8K's calculator annotations).
+_RESULT = re.compile(
+    r"(?:=|>>)[ \t]*+(?:\*\*|__)?(?:\\?[$£€¥₹][ \t]?)?(?P<value>-?\d[\d,]*(?:\.\d+)?)"
+)
+_LOOK = 1_500
+"""Characters after the last result read for asides: a longer tail is more than a remark."""
+_CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing)\b|['’]d\b", re.IGNORECASE)
+# A sentence that opens on a conclusion states the answer again, whatever it holds.
+_CONCLUDES = re.compile(
+    r"[\s*_#>-]*(?:so|therefore|thus|hence|in[ \t]+total|overall|altogether|in[ \t]+conclusion"
+    r"|that[ \t]+means|this[ \t]+means|the[ \t]+(?:final[ \t]+)?(?:answer|result|total)"
+    r"|final|answer|actually|correction|edit|update|revised|erratum|wait|no\b|sorry|oops"
+    r"|I[ \t]+mean)\b",
+    re.IGNORECASE,
+)
+# Someone else's value, or one called wrong: `Some people answer $24.38 …, which is wrong.`
+_NOT_OURS = re.compile(
+    r"\b(?:some|many|most|other)[ \t]+(?:people|students|solvers|readers)\b|\bcommon[ \t]+"
+    r"(?:mistake|error|trap)\b|\bnot[ \t]+the[ \t]+answer\b|\b(?:is|was|be)[ \t]+(?:wrong"
+    r"|incorrect|a[ \t]+mistake)\b",
+    re.IGNORECASE,
+)
+_WORKING = re.compile(r"\d[ \t]*+[-+*/×÷−–<>≤≥][ \t]*+\\?\$?\d|```|\bprint\(")
+# A remark on the result names it, or points back to it: `That's 60 yogurts, or 15 packs.`
+_REFERS_BACK = re.compile(
+    r"[\s*_>-]*(?:that['’]s|that[ \t]+is|this[ \t]+is|i\.e\.|which|note|recall|remember"
+    r"|reminder|for[ \t]+reference|as[ \t]+a[ \t]+check|\()",
+    re.IGNORECASE,
+)
+_PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
+_PERIOD_WORD = re.compile(
+    r"\b(?:per|each|every|an?)[ \t]+(?P<period>second|minute|hour|day|week|month|year)\b"
+    r"|\b(?P<adverb>hourly|daily|weekly|monthly|yearly|annually)\b",
+    re.IGNORECASE,
+)
+_ADVERB = {
+    "hourly": "hour",
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "yearly": "year",
+    "annually": "year",
+}
+
+
+def result_statement(reader: Reader) -> Found | None:
+    """The working's last result, when the sentence that computes it is followed only by
+    asides that hold numbers; ``None`` when the last-number reading decides."""
+    text = reader.text
+    tail_start = max(0, len(text) - _LOOK)
+    results = list(_RESULT.finditer(text, tail_start))
+    if not results:
+        return None
+    last = results[-1]
+    if "```" in text[last.end() :]:
+        return None  # a program's assignment is no result statement; its output is read elsewhere
+    result = reader.value_of(last.group("value"))
+    closed = SENTENCE_END.search(text, last.end())
+    if result is None or closed is None or result.copy_abs() in reader.question:
+        return None  # a check that recomputes a number of the question (`12 * 25 = 300 ✓`)
+    statement_end = closed.end()
+    rest = text[statement_end:]
+    if not any(char.isdigit() for char in rest):
+        return None  # nothing after it holds a number: the last-number reading finds it
+    if RETRACTION.search(text, statement_end) is not None:
+        return None
+    statement_start = max(
+        (end.end() for end in SENTENCE_END.finditer(text, tail_start, last.start())),
+        default=tail_start,
+    )
+    if sentence_hedged(text, statement_start, statement_end, anchor=True):
+        return None  # a hedged statement then another value: two guesses, read elsewhere
+    percent_asked = "percent" in asking_text(reader.question_text) or "%" in asking_text(
+        reader.question_text
+    )
+    asked = asked_period(reader.question_text)
+    earlier = _earlier_values(reader, text[:statement_end])
+    position = statement_end
+    alternatives = 0
+    stated = False
+    for end in [*SENTENCE_END.finditer(text, statement_end), None]:
+        sentence_end = len(text) if end is None else end.end()
+        sentence = text[position:sentence_end]
+        if any(char.isdigit() for char in sentence) and not stated:
+            # The statement: the first sentence after the working that holds a number states
+            # the result again (`He made $70,000 profit.`); else the last-number reading decides.
+            if not _states(reader, sentence, result) or (
+                _aside(reader, position, sentence, result, earlier, percent_asked, asked, True) != 0
+            ):
+                return None  # another value beside it (`$75 to $80`) is no remark
+            stated = True
+        elif any(char.isdigit() for char in sentence):
+            kind = _aside(reader, position, sentence, result, earlier, percent_asked, asked)
+            if kind is None:
+                return None
+            alternatives += kind
+        position = sentence_end
+        if end is None:
+            break
+    if alternatives > 1:
+        return None  # `If she sells at $2: $18. If at $3: $27.`: one value per scenario
+    return result, text[last.start("value") : closed.start()]
+
+
+def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
+    """Whether a sentence states the result, unhedged and with no working."""
+    if "=" in sentence or HEDGE.search(sentence) or _WORKING.search(sentence):
+        return False
+    return any(
+        value is not None and same_number(value, result)
+        for value in (value_with_fraction(m, sentence) for m in reader.numbers.finditer(sentence))
+    )
+
+
+def _aside(
+    reader: Reader,
+    start: int,
+    sentence: str,
+    result: Decimal,
+    earlier: set[Decimal],
+    percent_asked: bool,
+    asked: str | None,
+    statement: bool = False,
+) -> int | None:
+    """Whether every number of a sentence after the result statement is an aside: ``None`` when
+    one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
+    if (not statement and _CONCLUDES.match(sentence)) or _WORKING.search(sentence):
+        return None  # a conclusion, or more working: not a remark on the result
+    hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
+    if _NOT_OURS.search(sentence):
+        return 0
+    period = _PERIOD_WORD.search(sentence)
+    other_period = period is not None and asked != unit_named(
+        _ADVERB.get((period.group("adverb") or "").lower()) or period.group("period").lower()
+    )
+    # A value of the working again is a remark only beside the result or pointing back to it
+    # (`since $125 > $96, he chooses … $125` picks one; it remarks on none).
+    remark = _REFERS_BACK.match(sentence) is not None
+    own = False
+    for match in reader.numbers.finditer(sentence):
+        value = value_with_fraction(match, sentence)
+        if value is None or same_number(value, result):
+            remark = True
+            continue
+        if value.copy_abs() in reader.question:
+            continue
+        if ruled_out_at(reader.text, start + match.start(), start + match.end()):
+            continue
+        if not percent_asked and _PERCENT_AFTER.match(sentence, match.end()):
+            continue
+        own_period = rate_period(sentence, match.end())
+        if own_period is not None and own_period != asked:
+            continue  # `$48 a day` when a week is asked
+        if own_period is None and other_period:
+            continue  # `Per day, that's $2.50.`
+        if value.copy_abs() in earlier and not hedged:
+            own = True
+            continue
+        if not hedged:
+            return None
+        own = True
+    if own and not hedged and not remark:
+        return None
+    return 1 if hedged and own else 0
+
+
+def _earlier_values(reader: Reader, text: str) -> set[Decimal]:
+    """The values the text states up to the result statement (bounded: its last numbers)."""
+    values: set[Decimal] = set()
+    for match in reader.numbers.finditer(text, max(0, len(text) - 4 * _LOOK)):
+        value = value_with_fraction(match, text)
+        if value is not None:
+            values.add(value.copy_abs())
+    return values
