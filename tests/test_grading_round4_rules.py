@@ -122,15 +122,6 @@ ROWS = [
         id="without-the-question-the-last-number-stands",
     ),
     pytest.param(
-        "Each notebook costs $5, so 9 x $5 = $45.\nTherefore, Maya spends $45 on the 9 notebooks.",
-        "45",
-        None,
-        "45",
-        "last_number",
-        True,
-        id="without-the-question-the-restated-result-stands",
-    ),
-    pytest.param(
         "```python\nprint(75 * 80 / 2000)\n```\n```output\n3.0\n```\n"
         "Three trucks will be needed to transport 80 flagstones in one trip.",
         "3",

@@ -98,3 +98,92 @@ def candidate_list(
         not _WORD_AFTER.match(text, value[2]) or unit(text, value) == unit(text, values[0])
         for value in values
     )
+
+
+# Parallel cases: the last two closing segments (lines, sentences, or `;` parts) that hold a
+# value are the same statement twice, each under its own condition or label, with two values:
+# `If she sells at $2: $18.` / `If she sells at $3: $27.`, `Plan A profit: $125. Plan B profit:
+# $96.`, `Assuming whole units, 595. Allowing fractions, 744.`, `Si se cuenta todo, 7425; si no,
+# 9281.` The model states one value per case and chooses none. The same shape under different
+# names (`Monday: $16.` / `Tuesday: $18.`) is a list of working, not of cases.
+_SEGMENT_END = re.compile(r"[.!?。！？](?=\s|$)|[;\n]")
+_OPENER = re.compile(r"[\s*_>#(-]*(?:\d+[.)][ \t]+)?([^\W\d_]+)")
+_CONDITIONAL_OPENERS = frozenset(
+    (
+        "if", "when", "assuming", "allowing", "with", "without", "for", "under", "unless",
+        "counting", "excluding", "including", "suppose", "supposing", "given", "si", "wenn",
+        "falls", "se", "如果", "若", "假如", "もし",
+    )
+)  # fmt: skip
+_CONCLUDING = frozenset(("so", "therefore", "thus", "hence", "total", "overall", "final", "answer"))
+_SHAPE_TOKEN = re.compile(
+    r"(?P<n>\\?[$£€¥₹]?\d[\d,.]*+%?)|(?P<w>[^\W\d_]+(?:['’][a-z]+)?)|(?P<p>[:,()-])"
+)
+_CASES_LOOK = 400
+
+
+def _shape(segment: str) -> str:
+    """A segment's shape: its numbers, runs of words and punctuation, in order (`If she sells at
+    $2 per egg: $18.` is `WNW:N`)."""
+    shape: list[str] = []
+    for token in _SHAPE_TOKEN.finditer(segment):
+        kind = "N" if token.group("n") else "W" if token.group("w") else token.group("p")
+        if not (kind == "W" and shape and shape[-1] == "W"):
+            shape.append(kind)
+    return "".join(shape)
+
+
+def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool:
+    """Whether the text's last two segments with a value are parallel cases with two values
+    (``values(start, end)`` reads a span's values)."""
+    start = max(0, len(text) - _CASES_LOOK)
+    segments: list[tuple[int, int]] = []
+    position = start
+    for end in [*_SEGMENT_END.finditer(text, start), None]:
+        stop = len(text) if end is None else end.start()
+        if any(char.isdigit() for char in text[position:stop]):
+            segments.append((position, stop))
+        position = stop + 1
+        if end is None:
+            break
+    if len(segments) < 2:
+        return False
+    (one_start, one_end), (two_start, two_end) = segments[-2:]
+    one, two = text[one_start:one_end], text[two_start:two_end]
+    if _WORKING.search(one) or _WORKING.search(two) or text[two_end:].strip(" \t\n.!?*_"):
+        return False  # working, or prose after the cases
+    opened = _OPENER.match(one), _OPENER.match(two)
+    if opened[0] is None or opened[1] is None:
+        return False
+    first, second = opened[0].group(1).lower(), opened[1].group(1).lower()
+    words = [w.lower() for w in _WORD.findall(one)], [w.lower() for w in _WORD.findall(two)]
+    # The same sentence under another label (`Plan A profit` / `Plan B profit`), or two cases
+    # opened by conditions (`If …` / `If …`, `Assuming …` / `Allowing …`, `Si …` / `si no`).
+    differ = sum(one != two for one, two in zip(*words, strict=False))
+    relabelled = len(words[0]) == len(words[1]) >= 2 and (
+        differ <= 1 or (differ <= 2 and len(words[0]) >= 5)
+    )
+    conditions = (first in _CONDITIONAL_OPENERS and second in _CONDITIONAL_OPENERS) or (
+        first.endswith("ing") and second.endswith("ing")
+    )
+    if second in _CONCLUDING or not (relabelled or conditions) or _shape(one) != _shape(two):
+        return False
+    stated = values(one_start, one_end), values(two_start, two_end)
+    if not (stated[0] and stated[1]) or stated[0][-1][0] == stated[1][-1][0]:
+        return False
+    # Cases stand side by side; a step that goes on from the value before it is working (`…
+    # 490 infected people. On the third day, each of the 490 …`).
+    return all(value[0] != stated[0][-1][0] for value in stated[1])
+
+
+# Two values in one sentence, each under its own condition: `3 if the question means total
+# bolts, 2 if it means blue only`, `8 with 60% probability, 12 with 40%`.
+_CONDITION_CLAUSE = (
+    r"(?:if|when|unless|assuming|in[ \t]+case|with[ \t]+(?:an?[ \t]+)?\d{1,3}(?:\.\d+)?[ \t]*%)"
+)
+CASES_IN_SENTENCE = re.compile(
+    r"\d[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE + r"[^\n;]{0,80}?[,;][ \t]*+(?:and[ \t]++|or"
+    r"[ \t]++|but[ \t]++)?(?:it['’]s[ \t]++|otherwise[ \t,]*+)?\\?[$£€¥₹]?\d[\d,.]*+"
+    r"[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE,
+    re.IGNORECASE,
+)

@@ -34,6 +34,7 @@ import re
 from dataclasses import replace
 from itertools import chain
 
+from gsm8k.grading.candidates import CASES_IN_SENTENCE
 from gsm8k.grading.corrections import CORRECTION_HINTS
 from gsm8k.grading.doubt import (
     RETRACTION,
@@ -49,6 +50,7 @@ from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
 from gsm8k.grading.numbers import normalize, same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
+from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.statements import STATEMENT, VALUE_WINDOW, Statement, statements
 
@@ -144,6 +146,8 @@ def deliver(
         return NoAnswer(UNDECIDED_NOTE)  # `ANSWER: 36` … `But honestly 9 is equally likely.`
     if _listed_after_other(reader, current):
         return NoAnswer(LISTED)
+    if _per_case(text, current):
+        return NoAnswer(HEDGED_BOTH)  # `The answer is 3 if it means total bolts, 2 if blue only.`
     inside = None if value_end is None else RETRACTION.search(text, value_end.end(), current.end)
     if (
         inside is not None and _DIGIT.search(text, inside.end(), current.end) is None
@@ -193,6 +197,13 @@ def deliver(
     return current.rule, (current.value, current.text)
 
 
+def _per_case(text: str, statement: Statement) -> bool:
+    """Whether the statement's sentence gives two values, each under its own condition."""
+    closed = SENTENCE_END.search(text, statement.end, statement.end + SENTENCE_LOOK)
+    stop = closed.start() if closed is not None else min(len(text), statement.end + SENTENCE_LOOK)
+    return CASES_IN_SENTENCE.search(text, statement.start, stop) is not None
+
+
 def _unfinished(text: str, cut: bool) -> bool:
     """Whether the text was cut: by its stop reason, or visibly, mid-sentence."""
     return cut or stops_mid_sentence(text)
@@ -229,6 +240,9 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
         sign = _SIGN_BEFORE.search(text, offered.start(), offered.end() - 1)
         begin_at = offered.end() - 1 if sign is None else sign.start()
         other = reader.value_of(text[begin_at : offered.end() + VALUE_WINDOW // 4])
+        digits = _DIGIT_RUN.match(text, offered.end() - 1)
+        if digits is not None and ruled_out_at(text, digits.start(), digits.end()):
+            continue  # `The answer is 45, not 75 or 180.`: ruled out, not offered
         if other is not None and not same_number(other, statement.value):
             unit = _UNIT_WORD.match(text, offered.end())
             if not (same_quantity(other, statement.value) and unit is not None):

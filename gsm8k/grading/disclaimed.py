@@ -65,6 +65,12 @@ _GUESS = (
     r"[ \t]+|easily[ \t]+|very[ \t]+well[ \t]+)?(?:be|have[ \t]+been)[ \t]+(?:wrong|off|mistaken"
     r"|incorrect)\b|\bmight[ \t]+have[ \t]+been[ \t]+right\b|\bback[ \t]+and[ \t]+forth\b"
     r"|\bsecond[ \t-]+guess|\bon[ \t]+the[ \t]+fence\b|\bflip[ \t-]*flop|\bwaver"
+    # Leaving the choice open: `whichever is right`, `either works`, `both work`.
+    r"|\bwhichever[ \t]+(?:one[ \t]+)?(?:is|you[ \t]+prefer|applies)\b|\b(?:either|both)[ \t]+"
+    r"(?:one[ \t]+|answer[ \t]+|value[ \t]+)?(?:works?|is[ \t]+fine|are[ \t]+fine|could[ \t]+work"
+    r"|is[ \t]+(?:ok|okay|acceptable))\b|\btake[ \t]+your[ \t]+pick\b|\byour[ \t]+choice\b"
+    r"|\btidak[ \t]+(?:yakin|tahu|pasti)\b|\bemin[ \t]+değilim\b|\bkhông[ \t]+chắc"
+    r"|\bsina[ \t]+uhakika\b|ไม่แน่ใจ|নিশ্চিত[ \t]+নই|पक्का[ \t]+नहीं|यकीन[ \t]+नहीं"
     r"|\bno[ \t]+estoy[ \t]+segur[oa]|\bno[ \t]+(?:lo[ \t]+)?sé\b|nicht[ \t]+sicher"
     r"|weiß[ \t]+(?:es[ \t]+)?nicht|pas[ \t]+sûr|ne[ \t]+sais[ \t]+pas|non[ \t]+sono[ \t]+sicur"
     r"|não[ \t]+(?:tenho[ \t]+certeza|sei)|不确定|不知道|不太确定|没把握|猜|わかりません"
@@ -78,7 +84,8 @@ _HINTS += ("difficult to", "impossible to", "tough to", "tricky to", "no way to"
 _HINTS += ("reliabl", "might", "may", "could", "forth", "fence", "flip", "waver", "segur")
 _HINTS += ("no sé", "no lo sé", "sicher", "weiß", "sûr", "sais pas", "sicur", "certeza")
 _HINTS += ("não sei", "确定", "知道", "把握", "猜", "わかり", "分かり", "自信", "확실", "모르")
-_HINTS += ("уверен", "знаю")
+_HINTS += ("уверен", "знаю", "whichever", "either", "both", "pick", "choice", "tidak", "emin")
+_HINTS += ("không", "uhakika", "แน่ใจ", "নিশ্চিত", "पक्का", "यकीन")
 _STORY_WORDS: tuple[str, ...] = (
     "guess",
     "lost",

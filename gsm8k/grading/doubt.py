@@ -191,7 +191,20 @@ RETRACTION = re.compile(
     r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
     r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect)"
     r"|(?:that|this|it)[ \t]+can(?:['’]t|not)[ \t]+be[ \t]+right|never[ \t]*mind\b"
-    r"|no[ \t]*[.!]+(?=\s|\Z))",
+    r"|no[ \t]*[.!]+(?=\s|\Z))"
+    # Anywhere in a sentence, words that can only take one's own answer back (not after `if` or
+    # `whether`: `let me know if I made a mistake` is a courtesy): `Hold on, I think I messed up
+    # the yearly cost.`, `Upon reflection, my overtime calculation is flawed`, `errei o cálculo`.
+    r"|(?<!\bif[ \t])(?<!\bwhether[ \t])(?<![\w'’])(?:I[ \t]+(?:think|believe|suspect|realize|see"
+    r"|guess)[ \t]+)?(?:I[ \t]+(?:have[ \t]+|might[ \t]+have[ \t]+|may[ \t]+have[ \t]+)?(?:messed"
+    r"|screwed|goofed|slipped|mixed)[ \t]+(?:it[ \t]+|this[ \t]+|that[ \t]+|something[ \t]+)?up\b"
+    r"|my[ \t]+(?:[\w-]+[ \t]+){0,3}(?:calculation|answer|math|arithmetic|working|reasoning|result"
+    r"|solution|logic)[ \t]+(?:is|was)[ \t]+(?:flawed|wrong|incorrect|off|mistaken)\b"
+    r"|(?:please[ \t]+)?(?:disregard|ignore)[ \t]+(?:the|my)[ \t]+(?:answer|result|solution)[ \t]+"
+    r"above|\berrei\b|\bme[ \t]+equivoqu[ée]|\bme[ \t]+he[ \t]+equivocado|\bho[ \t]+sbagliato"
+    r"|\bje[ \t]+me[ \t]+suis[ \t]+tromp[ée]|\bich[ \t]+habe[ \t]+mich[ \t]+(?:verrechnet|geirrt"
+    r"|vertan)|я[ \t]+ошиб(?:ся|лась)|我(?:算)?错了|算错了|間違え(?:ました|た)|\bsaya[ \t]+salah\b"
+    r"|tôi[ \t]+(?:đã[ \t]+)?(?:tính[ \t]+)?sai)",
     re.IGNORECASE | re.MULTILINE,
 )
 

@@ -23,12 +23,15 @@ makes $18.`) all keep the value.
 from __future__ import annotations
 
 import re
+from functools import partial
 from itertools import pairwise
 
 from gsm8k.grading.candidates import (
+    CASES_IN_SENTENCE,
     Value,
     candidate_list,
     closing_block_start,
+    parallel_cases,
     per_case_block,
 )
 from gsm8k.grading.doubt import (
@@ -201,6 +204,9 @@ def two_guesses(reader: Reader) -> bool:
         return True
     block_start = closing_block_start(text, max(0, len(text) - _LOOK))
     if per_case_block(text[block_start:], _values(reader, block_start, len(text))):
+        return True
+    # `If at $2: $18.` / `If at $3: $27.`; `3 if it means total bolts, 2 if blue only`.
+    if CASES_IN_SENTENCE.search(last) or parallel_cases(text, partial(_values, reader)):
         return True
     strong = _STRONG.search(last) is not None
     if not strong and not _ALTERNATIVE_HINT.search(last):

@@ -48,7 +48,7 @@ _TAKEN_BACK = re.compile(
     r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
     r"(?:[ \t]++(?!(?:actually|no|sorry|wait|is|typo|misprint|meant|jk|kidding|my|never)\b)"
     r"[A-Za-z]{2,12}+)?"
-    r"[ \t\u00a0]*+(?:[,;:—–(-]|\.\.\.|…)?[ \t]*+"
+    r"[ \t\u00a0]*+(?:[,;:—–(-]{1,3}|\.\.\.|…)?[ \t]*+"
     # One to three markers in a row: `18, sorry, typo, 20`.
     r"(?:(?:\b(?:actually|no|sorry|I[ \t]+mean[ts]?|wait|make[ \t]+(?:it|that)|correction"
     r"|(?:scratch|strike|disregard|ignore)[ \t]+that|never[ \t]*mind|my[ \t]+bad"

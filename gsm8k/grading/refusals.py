@@ -68,7 +68,7 @@ _ALTERNATIVE = re.compile(
     r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?(?:(?:\.{2,3}|…)[ \t]*+)?"
     r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или|if[ \t]+not"
     r"|oppure|ovvero|hoặc|eller|bzw\.?|beziehungsweise|atau|veya|yoki|ou[ \t]+bien|au"
-    r"|alt(?:\.|:|ernatively)?:?)|and|to|give[ \t]+or[ \t]+take"
+    r"|alt(?:\.|:|ernatively)?:?)|and[ \t]*/[ \t]*or|and|to|give[ \t]+or[ \t]+take"
     r"|plus[ \t]*(?:or|/)[ \t]*minus)[ \t]+"
     # An unspaced hyphen between two values is a range (`18-20`) or a subtraction not done;
     # a slash before a price is a choice (`$18 / $20`), never a fraction.
@@ -83,7 +83,8 @@ _ALTERNATIVE = re.compile(
     r"(?:(?:or|perhaps|maybe|possibly|probably|else|even|if[ \t]+not|give[ \t]+or[ \t]+take"
     r"|plus[ \t]+or[ \t]+minus|tal[ \t]+vez|quizás?|vielleicht|wahrscheinlich|eher"
     r"|peut[- ]être|forse|talvez|aunque[ \t]+podría[ \t]+ser|может[ \t]+быть|возможно)[ \t,]++"
-    r"|(?:也)?(?:可能是|也许是|或许是)[ \t]*+|(?:ANSWER|[Aa]nswer)[ \t]*+:[ \t]*+"
+    r"|(?:也)?(?:可能是|也许是|或许是)[ \t]*+|(?:或者?|还是|或是)[ \t]*+"
+    r"|(?:ANSWER|[Aa]nswer)[ \t]*+:[ \t]*+"
     r"|(?:it|that)(?:['’]s|[ \t]+is|[ \t]+would[ \t]+be)[ \t]++){0,2}"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )

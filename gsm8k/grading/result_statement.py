@@ -26,7 +26,9 @@ import re
 from decimal import Decimal
 
 from gsm8k.grading.doubt import HEDGE, RETRACTION, sentence_hedged
+from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import same_number, value_with_fraction
+from gsm8k.grading.question import restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.units import asked_period, asking_text, rate_period, unit_named
@@ -53,7 +55,13 @@ _NOT_OURS = re.compile(
     r"|incorrect|a[ \t]+mistake)\b",
     re.IGNORECASE,
 )
-_WORKING = re.compile(r"\d[ \t]*+[-+*/×÷−–<>≤≥][ \t]*+\\?\$?\d|```|\bprint\(")
+# Working, in signs or in words: `28 / 7`, `we divide 28 by 7`, `raising 1.20 to the power of 18`.
+_WORKING = re.compile(
+    r"\d[ \t]*+[-+*/×÷−–<>≤≥][ \t]*+\\?\$?\d|```|\bprint\(|\b(?:divid|multipl|subtract"
+    r"|add(?:ing|ed)?\b|plus\b|minus\b|times\b|rais(?:e|ing)\b|sum[ \t]+of|product[ \t]+of"
+    r"|quotient|twice\b|double\b|triple\b|half[ \t]+of)",
+    re.IGNORECASE,
+)
 # A remark on the result names it, or points back to it: `That's 60 yogurts, or 15 packs.`
 _REFERS_BACK = re.compile(
     r"[\s*_>-]*(?:that['’]s|that[ \t]+is|this[ \t]+is|i\.e\.|which|note|recall|remember"
@@ -62,7 +70,8 @@ _REFERS_BACK = re.compile(
 )
 _PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
 _PERIOD_WORD = re.compile(
-    r"\b(?:per|each|every|an?)[ \t]+(?P<period>second|minute|hour|day|week|month|year)\b"
+    r"[\s*_(>-]*(?:in[ \t]+terms[ \t]+of[ \t]+|that['’]s[ \t]+)?\b(?:per|each|every|an?)[ \t]+"
+    r"(?P<period>second|minute|hour|day|week|month|year)\b"
     r"|\b(?P<adverb>hourly|daily|weekly|monthly|yearly|annually)\b",
     re.IGNORECASE,
 )
@@ -117,8 +126,8 @@ def result_statement(reader: Reader) -> Found | None:
         if any(char.isdigit() for char in sentence) and not stated:
             # The statement: the first sentence after the working that holds a number states
             # the result again (`He made $70,000 profit.`); else the last-number reading decides.
-            if not _states(reader, sentence, result) or (
-                _aside(reader, position, sentence, result, earlier, percent_asked, asked, True) != 0
+            if not _states(reader, sentence, result) or not _delivers(
+                reader, position, sentence_end, result, percent_asked, asked
             ):
                 return None  # another value beside it (`$75 to $80`) is no remark
             stated = True
@@ -137,12 +146,39 @@ def result_statement(reader: Reader) -> Found | None:
 
 def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     """Whether a sentence states the result, unhedged and with no working."""
-    if "=" in sentence or HEDGE.search(sentence) or _WORKING.search(sentence):
+    if "=" in sentence or HEDGE.search(sentence) or _CONDITION.search(sentence):
+        return False  # `If rounding down: 1596`: one case, not the answer
+    if _WORKING.search(sentence):
         return False
     return any(
         value is not None and same_number(value, result)
         for value in (value_with_fraction(m, sentence) for m in reader.numbers.finditer(sentence))
     )
+
+
+def _delivers(
+    reader: Reader, start: int, end: int, result: Decimal, percent_asked: bool, asked: str | None
+) -> bool:
+    """Whether the statement's sentence delivers the result: its last-number reading is the
+    result, or its other values are the result as a percentage or at another period (`$57,500,
+    which is roughly $4,792 per month`)."""
+    found = find_last_number(reader.with_text(reader.text[:end]))
+    if found is not None and same_number(found[0], result):
+        return True
+    sentence = reader.text[start:end]
+    for match in reader.numbers.finditer(sentence):
+        value = value_with_fraction(match, sentence)
+        if value is None or same_number(value, result):
+            continue
+        period = rate_period(sentence, match.end())
+        if (period is not None and period != asked) or (
+            not percent_asked and _PERCENT_AFTER.match(sentence, match.end())
+        ):
+            continue
+        if ruled_out_at(reader.text, start + match.start(), start + match.end()):
+            continue
+        return False
+    return True
 
 
 def _aside(
@@ -162,7 +198,7 @@ def _aside(
     hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
     if _NOT_OURS.search(sentence):
         return 0
-    period = _PERIOD_WORD.search(sentence)
+    period = _PERIOD_WORD.match(sentence)  # `Per day, that's $2.50.`
     other_period = period is not None and asked != unit_named(
         _ADVERB.get((period.group("adverb") or "").lower()) or period.group("period").lower()
     )
@@ -175,8 +211,11 @@ def _aside(
         if value is None or same_number(value, result):
             remark = True
             continue
-        if value.copy_abs() in reader.question:
-            continue
+        at = start + match.start()
+        if value.copy_abs() in reader.question and restates_question(
+            reader.text, at, start + match.end(), value, reader.quantities, start
+        ):
+            continue  # `Reminder: the bag is 300g`; not `he can see 1 more movie`
         if ruled_out_at(reader.text, start + match.start(), start + match.end()):
             continue
         if not percent_asked and _PERCENT_AFTER.match(sentence, match.end()):

@@ -16,7 +16,7 @@ _VALUE = r"[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+"
 _NEGATION = (
     r"(?:(?<!\bif[ \t])\bnot[ \t]++(?:quite[ \t]++|even[ \t]++)?|n['’]t[ \t]++|(?:≠|!=|¬)[ \t]*+"
     r"|\b(?:anything|everything)[ \t]++(?:but|except)[ \t]++|\b(?:hardly|never)[ \t]++"
-    r"|\bby[ \t]++no[ \t]++means[ \t]++"
+    r"|\bby[ \t]++no[ \t]++means[ \t]++|\bneither[ \t]++"
     r"|\bcan(?:not|['’]t|[ \t]+not)[ \t]++(?:possibly[ \t]++)?be[ \t]++"
     r"|\b(?:rejected|rul(?:ed|es|ing)[ \t]++out)[ \t]++"
     r"|\binitially[ \t]++(?:got|thought|said|wrote)[ \t]++"
@@ -24,7 +24,15 @@ _NEGATION = (
     r"|\bn['’](?:est|était|serait)[ \t]++pas[ \t]++"
     r"|\bnon[ \t]++è[ \t]++|\bне[ \t]++|不是[ \t]*+|ではない|じゃない)"
 )
-NEGATED_NUMBER = re.compile(_NEGATION + _VALUE, re.IGNORECASE)
+# A negation covers the list it opens: `not 75 or 180`, `neither 75 nor 180`, `not 5, 6 or 7`.
+_LISTED = (
+    r"(?:[ \t]*+(?:,[ \t]*+(?:or[ \t]++|nor[ \t]++)?|or[ \t]++|nor[ \t]++)" + _VALUE + r"){0,4}"
+)
+NEGATED_NUMBER = re.compile(_NEGATION + _VALUE + _LISTED, re.IGNORECASE)
+_LISTED_BEFORE = re.compile(
+    r"(?<![\d,.])(?P<value>" + _VALUE + r")[ \t]*+(?:,[ \t]*+(?:or[ \t]++|nor[ \t]++)?|or[ \t]++"
+    r"|nor[ \t]++)[-−]?\\?[$£€¥₹]?[ \t]?\Z"
+)
 _NEGATED_BEFORE = re.compile(_NEGATION + r"[-−]?\\?[$£€¥₹]?[ \t]?\Z", re.IGNORECASE)
 _LOOK = 24  # characters before a number in which its negation is looked for
 """A negated value: `not 18`, `isn't 18`, `≠ 18`, `anything but 18`, `cannot be 18`."""
@@ -57,7 +65,7 @@ _HINTS: tuple[str, ...] = (
     "never",
     "means",
 )
-_HINTS += ("be ", "reject", "rule", "initially", "nicht", "no ", "n'", "n’", "non", "не")
+_HINTS += ("be ", "neither", "reject", "rule", "initially", "nicht", "no ", "n'", "n’", "non", "не")
 _HINTS += ("不是", "ない", "incorrect", "wrong", "kidding", "jk", "❌", "✗", "✘", "?", "what")
 _HINT = re.compile("|".join(map(re.escape, _HINTS)))
 """A part of every ruling-out form, in lower case: most stated values have none."""
@@ -85,10 +93,20 @@ WRONG_HINT = re.compile(
 """A part of every form that calls a value wrong after it: a sentence with none calls none."""
 
 
-def ruled_out_at(text: str, start: int, end: int, called_wrong: bool = True) -> bool:
+def ruled_out_at(
+    text: str, start: int, end: int, called_wrong: bool = True, listed: int = 4
+) -> bool:
     """Whether the number ``text[start:end]`` is negated before it or called wrong after it
-    (``called_wrong=False``: its sentence holds no word that calls a value wrong)."""
+    (``called_wrong=False``: its sentence holds no word that calls a value wrong), or follows
+    a negated value in a list (`not 75 or 180`; up to ``listed`` values back)."""
     before = text[max(0, start - _LOOK) : start].rstrip(" \t$£€¥₹\\-−")
+    if listed and before.endswith((",", "or", "nor")):
+        previous = _LISTED_BEFORE.search(text, max(0, start - _LOOK), start)
+        if previous is not None:
+            value = previous.group("value")
+            begin = previous.start("value") + len(value) - len(value.lstrip(" \t"))
+            if ruled_out_at(text, begin, previous.end("value"), False, listed - 1):
+                return True
     # The negation ends right before the number: a word or a sign, never a digit or an operator
     # (the common case, found at once), and its last word says whether it can negate.
     if before and (before[-1].isalpha() or before[-1] in "≠=¬"):
