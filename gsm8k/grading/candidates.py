@@ -187,3 +187,77 @@ CASES_IN_SENTENCE = re.compile(
     r"[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE,
     re.IGNORECASE,
 )
+
+
+# A value left open: asked about (`18?`, `$18... I think?`), or taken back (`32 — no wait`).
+_ASKED_AFTER = re.compile(r"[^\d\n]{0,30}?[?？]")
+_TAKEN_BACK_AFTER = re.compile(
+    r"[ \t]*+(?:[,;]|[—–-]++|\.\.\.|…)?[ \t]*+(?:no|nope|wait|actually|scratch[ \t]+that)\b",
+    re.IGNORECASE,
+)
+
+
+_OPEN_LOOK = 200  # characters at the end of a text whose values are read as left open
+_COMPUTED_BEFORE = re.compile(r"[=*×÷+/][ \t]*\\?\$?[ \t]?$")
+
+
+def none_committed(text: str, values: list[Value], hedged: Callable[[int], bool]) -> bool:
+    """Whether a closing line's ``values`` are two or more different values and every one is
+    left open: asked about, taken back, or hedged (``hedged(start)``): `Final: 32?? 36??`, `So
+    $18... I think? Maybe $20.`, `32 — no wait, 16 — no, hmm, 32?`."""
+    values = [value for value in values if value[1] >= len(text) - _OPEN_LOOK]
+    if len({value[0] for value in values}) < 2:
+        return False
+    if any(_COMPUTED_BEFORE.search(text, max(0, start - 3), start) for _, start, _ in values):
+        return False  # `… + 2 more good days = 5 good days`: a computed result is committed
+    return all(
+        _ASKED_AFTER.match(text, end) or _TAKEN_BACK_AFTER.match(text, end) or hedged(start)
+        for _, start, end in values
+    )
+
+
+# A range of values: `$75 to $80`, `24-28`, `5 to 10 minutes`, `between 16 and 20`, `anywhere
+# from 60 to 80`; not a change (`rose from 20 to 30`), a clock time, years, or working.
+_RANGE = re.compile(
+    r"(?<![\d.,:])(?P<one>\\?[$£€¥₹]?[ \t]?\d[\d,]*+(?:\.\d++)?)(?P<unit>[ \t]*+[A-Za-z]{1,12})?"
+    r"[ \t]*+(?P<joiner>to|through|thru|–|—|-|~|up[ \t]+to|and)[ \t]*+"
+    r"(?P<two>\\?[$£€¥₹]?[ \t]?\d[\d,]*+(?:\.\d++)?)(?![\d:])(?P<other>[ \t]*+[A-Za-z]{1,12})?",
+    re.IGNORECASE,
+)
+# A change or a step of working: `rose from $20 to $30`, `add 22 to 48`, `doubled from 20 to 40`;
+# `from` alone opens a change unless a range word comes before it (`anywhere from 60 to 80`).
+_CHANGE_BEFORE = re.compile(
+    r"(?:\b(?:rose|rises|risen|increas|decreas|went|goes|grew|grows|dropped|drops|fell|falls"
+    r"|chang|mov|climb|jump|rais|reduc|lower|cut|up|down|add|subtract|multipl|divid|doubl|tripl"
+    r"|halv|convert|compar)[a-z]*\b[^\d\n.!?]{0,24}"
+    r"|(?<!anywhere[ \t])(?<!somewhere[ \t])(?<!number[ \t])(?<!value[ \t])(?<!ranges[ \t])"
+    r"(?<!ranging[ \t])\bfrom[ \t]*+)$",
+    re.IGNORECASE,
+)
+_BETWEEN_BEFORE = re.compile(r"\bbetween[ \t]*+$", re.IGNORECASE)
+
+
+def offers_range(sentence: str) -> bool:
+    """Whether a sentence gives its value as a range of two values (an ascending pair, in one
+    unit): no one answer."""
+    if "=" in sentence:
+        return False  # working
+    for found in _RANGE.finditer(sentence):
+        joiner = found.group("joiner").lower()
+        before = sentence[max(0, found.start() - 40) : found.start()]
+        if joiner == "and" and not _BETWEEN_BEFORE.search(before):
+            continue
+        if _CHANGE_BEFORE.search(before):
+            continue  # `rose from $20 to $30`
+        one, two = found.group("one"), found.group("two")
+        if ("$" in one) != ("$" in two) or re.fullmatch(r"(?:19|20)\d\d", one.strip()):
+            continue
+        unit, other = (found.group("unit") or "").strip(), (found.group("other") or "").strip()
+        if unit and other and unit.lower() != other.lower():
+            continue  # `2 hours to 30 minutes`
+        if unit and joiner in ("-", "–"):
+            continue  # `8-hour days`: a compound word, not a range
+        low, high = (float(re.sub(r"[^\d.]", "", side) or 0) for side in (one, two))
+        if high > low:
+            return True
+    return False

@@ -31,11 +31,14 @@ from gsm8k.grading.candidates import (
     Value,
     candidate_list,
     closing_block_start,
+    none_committed,
+    offers_range,
     parallel_cases,
     per_case_block,
 )
 from gsm8k.grading.doubt import (
     HEDGE,
+    SENTENCE_LOOK,
     UNDECIDED_LOOK,
     UNDECIDED_NOTE,
     hypothetical,
@@ -208,6 +211,11 @@ def two_guesses(reader: Reader) -> bool:
     # `If at $2: $18.` / `If at $3: $27.`; `3 if it means total bolts, 2 if blue only`.
     if CASES_IN_SENTENCE.search(last) or parallel_cases(text, partial(_values, reader)):
         return True
+    if offers_range(last):
+        return True  # `He spends $75 to $80 over 30 days.`
+    line_start = text.rfind("\n", 0, len(text.rstrip())) + 1
+    if none_committed(text, _values(reader, line_start, len(text)), partial(_hedged_at, text)):
+        return True  # `Final: 32?? 36??`, `So $18... I think? Maybe $20.`
     strong = _STRONG.search(last) is not None
     if not strong and not _ALTERNATIVE_HINT.search(last):
         return False
@@ -227,6 +235,14 @@ def two_guesses(reader: Reader) -> bool:
         and not same_number(earlier[0][0], values[0][0])
         and _unit(text, earlier[0]) == _unit(text, values[0])
     )
+
+
+def _hedged_at(text: str, start: int) -> bool:
+    """Whether a strong hedge word stands before ``start`` in its sentence (not `would`: `it
+    would take 12 minutes` states 12)."""
+    before = text[max(0, start - SENTENCE_LOOK) : start]
+    opened = max(before.rfind(mark) for mark in (". ", "! ", "? ", "\n"))
+    return _STRONG.search(before, opened + 1) is not None
 
 
 def _bare_guess(reader: Reader, start: int, end: int, opened: bool = False) -> bool:

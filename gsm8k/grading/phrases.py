@@ -55,6 +55,7 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 _RANGE_OR_EXPRESSION = re.compile(
+    r"(?:(?:any(?:where|[ \t]+(?:number|value|amount|whole[ \t]+number))|somewhere)[ \t]+)?"
     r"(?:between|from)[ \t]+\\?[$£€¥₹]?[ \t]?\d[\d,.]*[ \t]*[A-Za-z]{0,12}[ \t]*(?:and|to)"
     r"[ \t]+\\?[$£€¥₹]?\d"
     r"|(?![aAI][ \t])[A-Za-z][ \t]*[-+*/×−][ \t]*\d"
@@ -63,7 +64,7 @@ _RANGE_OR_EXPRESSION = re.compile(
     re.IGNORECASE,
 )
 _DIGIT_RUN = re.compile(r"[\d,. \u00a0\u202f]*")
-_NUMBER_START = re.compile(r"[-−]?[$£€¥₹]?[ \t]?\d|[dt]?frac\{")
+_NUMBER_START = re.compile(r"(?:[-−]|±|\\pm[ \t]?)?[$£€¥₹]?[ \t]?\d|[dt]?frac\{")
 
 
 # An answer mark before an answer phrase: a later phrase that only rules a value out notes it.
@@ -84,7 +85,7 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
             # "The answer is between 18 and 20.", "The answer is x - 14.": not one number, and
             # the last-number guess would read a number inside it.
             opening = rest.lower()
-            if opening.startswith(("between", "from")):
+            if opening.startswith(("between", "from", "any", "somewhere")):
                 return NoAnswer(HEDGED)
             bound = opening.startswith(("at ", "more", "less", "fewer", "greater", "no "))
             return NoAnswer(BOUND if bound else EXPRESSION)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from gsm8k.grading.candidates import offers_range
 from gsm8k.grading.doubt import HEDGE, RETRACTION, sentence_hedged
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import same_number, value_with_fraction
@@ -146,7 +147,12 @@ def result_statement(reader: Reader) -> Found | None:
 
 def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     """Whether a sentence states the result, unhedged and with no working."""
-    if "=" in sentence or HEDGE.search(sentence) or _CONDITION.search(sentence):
+    if (
+        "=" in sentence
+        or HEDGE.search(sentence)
+        or _CONDITION.search(sentence)
+        or offers_range(sentence)
+    ):
         return False  # `If rounding down: 1596`: one case, not the answer
     if _WORKING.search(sentence):
         return False
