@@ -261,3 +261,23 @@ def offers_range(sentence: str) -> bool:
         if high > low:
             return True
     return False
+
+
+# A closing object of values under names that are no answer field: `{"literal": 48,
+# "intended": 60}`, one value per reading.
+_KEYED = re.compile(
+    r"[\"']?(?P<key>[A-Za-z_ ]{1,30})[\"']?[ \t]*:[ \t]*[\"']?\$?(?P<value>-?\d[\d,.]*)"
+)
+_ANSWER_KEY = re.compile(r"answer|result|value|total|final", re.IGNORECASE)
+
+
+def keyed_candidates(line: str) -> bool:
+    """Whether a closing line is an object of two or more different values none of whose names
+    says it is the answer."""
+    stripped = line.strip(" \t`")
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return False
+    pairs = [(m.group("key"), m.group("value").rstrip(".,")) for m in _KEYED.finditer(stripped)]
+    if any(_ANSWER_KEY.search(key) for key, _ in pairs):
+        return False
+    return len({value for _, value in pairs}) >= 2

@@ -9,7 +9,7 @@ import re
 from decimal import Decimal
 from itertools import pairwise
 
-from gsm8k.grading.doubt import RETRACTION
+from gsm8k.grading.doubt import RETRACTION, sentence_hedged
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
@@ -176,12 +176,20 @@ RETRACTED_AT_CLOSE = "after the last number the model takes it back and states n
 
 def _retracted_at_close(text: str) -> bool:
     """Whether the text ends by taking its last number back (`So 17.\nNo wait. That can't be
-    right.`): a retraction after the last digit, none after it states another value."""
+    right.`): a retraction after the last digit, none after it states another value; or by
+    taking it back for a guess (`Therefore 35. Correction: maybe 44.`)."""
     tail_start = max(0, len(text) - _LOOK)
     digit = max((text.rfind(d, tail_start) for d in "0123456789"), default=-1)
-    return digit >= 0 and RETRACTION.search(text, digit + 1) is not None
+    if digit < 0:
+        return False
+    if RETRACTION.search(text, digit + 1) is not None:
+        return True
+    line = text.rfind("\n", 0, digit) + 1
+    retraction = RETRACTION.search(text, line, digit)
+    return retraction is not None and sentence_hedged(text, retraction.end(), digit + 1)
 
 
+_RULED_SENTENCES = 4  # closing sentences read back for values the model rules out
 RULED_OUT_AT_CLOSE = "the closing sentence rules out the value the working reached: no answer"
 
 
@@ -207,14 +215,25 @@ def _closing_rules_out(reader: Reader, value: Decimal) -> bool:
     numbers = list(reader.numbers.finditer(text, tail_start))
     if not numbers:
         return False
-    last = numbers[-1]
-    opened = [end.end() for end in SENTENCE_END.finditer(text, tail_start, last.start())]
-    sentence_start = opened[-1] if opened else tail_start
-    in_sentence = [match for match in numbers if match.start() >= sentence_start]
-    # Every value of the sentence ruled out (`It's not 6; it's 3.` states 3), one of them the value
-    # found or the working's last result.
-    return all(ruled_out_at(text, m.start(), m.end()) for m in in_sentence) and any(
-        _same_or_last_result(reader, match, value, text[:sentence_start]) for match in in_sentence
+    opened = [tail_start] + [end.end() for end in SENTENCE_END.finditer(text, tail_start)]
+    # The closing sentences whose every value is ruled out (`Definitely not 20. Not 40 either.`;
+    # `It's not 6; it's 3.` states 3), one of their values the value found or the working's last
+    # result.
+    ruled: list[re.Match[str]] = []
+    sentence_start = len(text)
+    sentences = 0
+    for begin in reversed(opened):
+        in_sentence = [m for m in numbers if begin <= m.start() < sentence_start]
+        if not in_sentence:
+            continue  # a sentence with no number: read on to the one before it
+        if sentences == _RULED_SENTENCES or not all(
+            ruled_out_at(text, m.start(), m.end()) for m in in_sentence
+        ):
+            break
+        ruled.extend(in_sentence)
+        sentence_start, sentences = begin, sentences + 1
+    return bool(ruled) and any(
+        _same_or_last_result(reader, match, value, text[:sentence_start]) for match in ruled
     )
 
 

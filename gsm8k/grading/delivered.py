@@ -52,7 +52,13 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
-from gsm8k.grading.statements import STATEMENT, VALUE_WINDOW, Statement, statements
+from gsm8k.grading.statements import (
+    STATEMENT,
+    VALUE_WINDOW,
+    Statement,
+    sentence_before,
+    statements,
+)
 
 RETRACTED = "the answer statement is retracted and nothing after it states an answer"
 LISTED = "the answer statement follows one of another value with nothing between: a list"
@@ -99,6 +105,7 @@ _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.
 _OTHER_LOOK = 200
 _LATEX_SPACE = re.compile(r"\\(?:q?quad|[,;:! ]|enspace|hspace\{[^{}]*\})")
 _MARK_NEAR = re.compile(r"answer|####|\\boxed|^[ \t]*A[ \t]*:", re.IGNORECASE | re.MULTILINE)
+_JSON_LISTED = re.compile(r"\}[ \t]*+(?:```)?\s*+,?\s*+(?:```(?:json)?)?\s*+[\[{]?\s*+\{\s*+\Z")
 _LIST_LOOK = 200  # characters before a statement searched for one it is listed after
 _OFFER_LOOK = 2_000
 _CONCLUSION_LOOK = 400
@@ -138,8 +145,10 @@ def deliver(
     if sentence_hedged(text, current.start, current.end, anchor=True):
         # `\boxed{18}. If we count the muffin, the answer would be \boxed{20}.`: the hedged
         # statement is an alternative to the one before it, which is judged instead.
-        current = _earlier(reader, current) or Statement(
-            rule, value, snippet, current.start, current.end, True
+        current = (
+            _earlier(reader, current)
+            or sentence_before(reader, current.start)
+            or Statement(rule, value, snippet, current.start, current.end, True)
         )
     value_end = _DIGIT_RUN.search(text, current.start, current.end)
     if undecided_after(text, current.end if value_end is None else value_end.end()):
@@ -253,6 +262,13 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
 def _listed_after_other(reader: Reader, statement: Statement) -> bool:
     """Whether the statement comes right after one of another value, nothing but space and
     punctuation between (`ANSWER: 9\nANSWER: 36`, `\boxed{180} \boxed{3}`): a list."""
+    if statement.rule == "json" and _JSON_LISTED.search(
+        reader.text, max(0, statement.start - _LIST_LOOK), statement.start
+    ):
+        # `{"answer": 33, "confidence": 0.5}` / `{"answer": 23, …}`: two answer objects.
+        earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
+        if earlier and earlier[-1].rule == "json":
+            return not same_number(earlier[-1].value, statement.value)
     before = _LATEX_SPACE.sub(
         "", reader.text[max(0, statement.start - _LIST_LOOK) : statement.start]
     )
@@ -354,9 +370,18 @@ def _after_retraction(reader: Reader, at: int, cut: bool) -> tuple[str, Found] |
     retraction_end = SENTENCE_END.search(text, at)
     if cut or retraction_end is None:
         return NoAnswer(RETRACTED)
-    # One hedged value (`Maybe 20.`) is the answer, as in a text with no mark; two are none.
+    # A hedged value after a retraction (`Correction: maybe 44.`) is a guess: the model took its
+    # answer back and committed to no other.
     closing = _last_sentence(text, retraction_end.end(), hedged=True)
     if closing is not None and two_guesses(reader):
         return NoAnswer(TWO_GUESSES)
+    # Unless working follows the retraction (`Let me recheck: … = 540.` `I think it is 540.`):
+    # then the hedged value closes a reworked solution, as in a text with no mark.
+    if (
+        closing is not None
+        and sentence_hedged(text, closing.start("sentence"), closing.end("sentence"), anchor=True)
+        and _COMPUTED.search(text, at, closing.start()) is None
+    ):
+        return NoAnswer(RETRACTED)
     found = None if closing is None else find_last_number(reader.with_text(closing.group(0)))
     return NoAnswer(RETRACTED) if found is None else ("last_number", found)

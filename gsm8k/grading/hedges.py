@@ -31,6 +31,7 @@ from gsm8k.grading.candidates import (
     Value,
     candidate_list,
     closing_block_start,
+    keyed_candidates,
     none_committed,
     offers_range,
     parallel_cases,
@@ -214,6 +215,8 @@ def two_guesses(reader: Reader) -> bool:
     if offers_range(last):
         return True  # `He spends $75 to $80 over 30 days.`
     line_start = text.rfind("\n", 0, len(text.rstrip())) + 1
+    if keyed_candidates(text[line_start:]):
+        return True  # `{"literal": 48, "intended": 60}`
     if none_committed(text, _values(reader, line_start, len(text)), partial(_hedged_at, text)):
         return True  # `Final: 32?? 36??`, `So $18... I think? Maybe $20.`
     strong = _STRONG.search(last) is not None

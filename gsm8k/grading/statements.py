@@ -98,3 +98,26 @@ def statements(reader: Reader, start: int, end: int | None = None) -> list[State
         hedged = sentence_hedged(text, mark.start(), stated_end)
         found.append(Statement(rule, value, snippet, mark.start(), stated_end, hedged))
     return found
+
+
+_WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
+_BEFORE_LOOK = 400  # characters before a statement in which the sentence before it is read
+
+
+def sentence_before(reader: Reader, start: int) -> Statement | None:
+    """The sentence right before the one that holds ``start``, when it states one value plainly
+    (`Eliza earns $440.` before `If overtime were 1.2x, the answer would be 460.`): the statement
+    a hedged alternative follows."""
+    text = reader.text
+    offset = max(0, start - _BEFORE_LOOK)
+    ends = list(SENTENCE_END.finditer(text, offset, start))
+    if not ends:
+        return None
+    begin = ends[-2].end() if len(ends) >= 2 else offset
+    end = ends[-1].start()
+    sentence = text[begin:end]
+    read = (reader.value_of(number.group(0)) for number in reader.numbers.finditer(sentence))
+    values = {value for value in read if value is not None}
+    if len(values) != 1 or _WORKING.search(sentence) or sentence_hedged(text, begin, end):
+        return None
+    return Statement("last_number", values.pop(), sentence.strip(), begin, end, False)
