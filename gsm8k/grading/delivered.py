@@ -104,7 +104,9 @@ _UNIT_WORD = re.compile(r"[\d,.]*+\}?\$?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200
 _LATEX_SPACE = re.compile(r"\\(?:q?quad|[,;:! ]|enspace|hspace\{[^{}]*\})")
-_MARK_NEAR = re.compile(r"answer|####|\\boxed|^[ \t]*A[ \t]*:", re.IGNORECASE | re.MULTILINE)
+# Searched in "\n" + the case-folded text: every branch opens on a literal, which the engine skips
+# to (a `^` branch, or IGNORECASE, has it try every position).
+_MARK_NEAR = re.compile(r"answer|####|\\boxed|\n[ \t]*a[ \t]*:")
 _JSON_LISTED = re.compile(r"\}[ \t]*+(?:```)?\s*+,?\s*+(?:```(?:json)?)?\s*+[\[{]?\s*+\{\s*+\Z")
 _LIST_LOOK = 200  # characters before a statement searched for one it is listed after
 _OFFER_LOOK = 2_000
@@ -157,7 +159,11 @@ def deliver(
         return NoAnswer(LISTED)
     if _per_case(text, current):
         return NoAnswer(HEDGED_BOTH)  # `The answer is 3 if it means total bolts, 2 if blue only.`
-    inside = None if value_end is None else RETRACTION.search(text, value_end.end(), current.end)
+    inside = (
+        None
+        if value_end is None or value_end.end() >= current.end  # nothing after the value
+        else RETRACTION.search(text, value_end.end(), current.end)
+    )
     if (
         inside is not None and _DIGIT.search(text, inside.end(), current.end) is None
     ):  # `Answer: 90. Hmm, scratch that, …`: taken back on its own line
@@ -237,12 +243,14 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
         return True  # `One possible answer is $18, another is $20.`
     # A statement offers its alternatives near its value: a flood of `18 or 18 or …` inside one
     # statement is read for its first _OFFER_LOOK characters (each candidate costs a reading).
-    inside = chain(
-        _OTHER_VALUE.finditer(text, begin, min(statement.end, begin + _OFFER_LOOK)),
-        _OTHER_VALUE.finditer(
-            text, max(begin + _OFFER_LOOK, statement.end - _OFFER_LOOK), statement.end
-        ),
-    )
+    inside = _OTHER_VALUE.finditer(text, begin, min(statement.end, begin + _OFFER_LOOK))
+    if statement.end > begin + _OFFER_LOOK:  # a long statement: its last characters too
+        inside = chain(
+            inside,
+            _OTHER_VALUE.finditer(
+                text, max(begin + _OFFER_LOOK, statement.end - _OFFER_LOOK), statement.end
+            ),
+        )
     after = _OTHER_VALUE.finditer(text, max(begin, statement.end), stop)
     for offered in chain(inside, after):
         # Read with its currency sign, which says its unit (`90 cents, or $0.90`).
@@ -269,14 +277,14 @@ def _listed_after_other(reader: Reader, statement: Statement) -> bool:
         earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
         if earlier and earlier[-1].rule == "json":
             return not same_number(earlier[-1].value, statement.value)
-    before = _LATEX_SPACE.sub(
-        "", reader.text[max(0, statement.start - _LIST_LOOK) : statement.start]
-    )
+    before = reader.text[max(0, statement.start - _LIST_LOOK) : statement.start]
+    if "\\" in before:
+        before = _LATEX_SPACE.sub("", before)
     before = before.rstrip(" \t\n*_`")
     if (
         not before
         or not (before[-1].isdigit() or before[-1] in "}$")
-        or not _MARK_NEAR.search(before)
+        or not _MARK_NEAR.search("\n" + before.casefold())
     ):
         return False  # prose before it (the common case): no statement ends right there
     earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)

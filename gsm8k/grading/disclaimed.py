@@ -99,7 +99,9 @@ _STORY_WORDS: tuple[str, ...] = (
 )
 _STORY_WORDS += ("salt", "flip", "waver", "puzzl")
 """Words a question's story may use (`the average guess`, `a lost ball`, `a puzzle`)."""
-_HINT = re.compile("|".join(map(re.escape, _HINTS)), re.IGNORECASE)
+# Searched in the case-folded text, not with IGNORECASE: the engine then skips to the hints'
+# first characters instead of trying every alternative at every position.
+_HINT = re.compile("|".join(re.escape(hint.casefold()) for hint in _HINTS))
 # A courtesy or a condition, not the model's own state: `let me know if you're not sure`,
 # `If I'm not sure, I check again.`
 _NOT_OWN = re.compile(r"\b(?:you|your|if|whether|when|unless)\b[^.!?\n]{0,40}$", re.IGNORECASE)
@@ -117,7 +119,7 @@ def disclaimed(text: str, start: int, end: int, question: str | None = None) -> 
     """
     begin = _opening(text, start)
     region = text[begin : end + _AFTER_LOOK]
-    if _HINT.search(region) is None:
+    if _HINT.search(region.casefold()) is None:
         return False  # no such word at all (the common case, found cheaply)
     asked = (question or "").lower()
     for match in _DISCLAIMER.finditer(region):

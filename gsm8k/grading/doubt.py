@@ -145,7 +145,9 @@ _UNDECIDED_HINTS += ("answer_", "_answer", "answer2", "answer 2", "_value", "alt
 _UNDECIDED_HINTS += ("other ans", "other val", "backup", "settle", "torn", "among", "of the above")
 _UNDECIDED_HINTS += ("case b", "case c", "reading b", "scenario b", "interpretation b", "st case")
 _UNDECIDED_HINTS += ("st-case",)
-_UNDECIDED_HINT = re.compile("|".join(map(re.escape, _UNDECIDED_HINTS)), re.IGNORECASE)
+# Searched in the case-folded text: without IGNORECASE the engine skips to the hints' first
+# characters instead of trying every alternative at every position.
+_UNDECIDED_HINT = re.compile("|".join(map(re.escape, _UNDECIDED_HINTS)))
 UNDECIDED_LOOK = 600
 
 
@@ -155,7 +157,8 @@ def undecided_after(text: str, end: int) -> bool:
     after = text[end : end + UNDECIDED_LOOK]
     if end + UNDECIDED_LOOK < len(text):
         after += " …"  # the text goes on: what ends the window does not end the text
-    if _UNDECIDED_HINT.search(after) is None and not after.rstrip(" \t\n*_").endswith(("?", "？")):
+    asks = after.rstrip(" \t\n*_").endswith(("?", "？"))
+    if not asks and _UNDECIDED_HINT.search(after.casefold()) is None:
         return False  # no such word, and no question at the end (the common case)
     return _UNDECIDED.search(after) is not None
 
@@ -231,9 +234,14 @@ _ONE_OF_SEVERAL = re.compile(
     r"|\b(?:answer|it|result)[ \t]+(?:is|will[ \t]+be|must[ \t]+be)[ \t]+one[ \t]+of\b",
     re.IGNORECASE,
 )
+# A part of every form above, case-folded: a pattern without IGNORECASE whose branches open on a
+# literal, so that the engine skips to each `o` instead of trying every branch at every position.
+_ONE_OR_OTHER = re.compile(r"one[ \t]|other[ \t]")
 
 
 def one_of_several(sentence: str) -> bool:
     """Whether a sentence calls its values some of several answers (`$18 is one answer, $20 is
     another.`): each is a candidate, none the answer."""
+    if _ONE_OR_OTHER.search(sentence.casefold()) is None:
+        return False  # neither `one` nor `other` before a space (the common case, found cheaply)
     return _ONE_OF_SEVERAL.search(sentence) is not None

@@ -264,7 +264,7 @@ class Reader:
 
     def _asks_loss(self) -> bool:
         asked = asking_text(self.question_text)
-        return bool(_LOSS_WORD.search(asked)) and not _PROFIT.search(asked)
+        return bool(_LOSS_ASKED.search(asked)) and not _PROFIT.search(asked)
 
     def refusal(self, snippet: str) -> str | None:
         """Why a stated answer holds a number that is not its value (an expression, a hedge)."""
@@ -387,3 +387,8 @@ _BELOW_ZERO = re.compile(
 _MINUS_WORD_BEFORE = re.compile(r"(?:零下|\b(?:menos|minus|moins|минус))[ \t]*+\Z", re.I)
 _PROFIT = re.compile(r"\b(?:profit|gain|net|earn|earns|make|makes)\b")
 _LOSS_WORD = re.compile(r"\b(?:loss|lose|loses|lost|deficit)\b")
+# A loss asked for as an amount: `how much money does he lose?`, `what is the total loss?`.
+_LOSS_ASKED = re.compile(
+    r"\bhow[ \t]+much\b[^?]{0,60}\blos(?:e|es|t|ing)\b|\b(?:the|his|her|their|total|net)[ \t]+"
+    r"(?:loss|deficit)\b"
+)

@@ -234,8 +234,8 @@ def _aside(
         if value.copy_abs() in earlier and not hedged:
             own = True
             continue
-        if not hedged:
-            return None
+        if not hedged or abs(value - result) < 1:
+            return None  # `Maybe 266.` after 266.67: the result rounded, restated
         own = True
     if own and not hedged and not remark:
         return None

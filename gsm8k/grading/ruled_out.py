@@ -75,6 +75,8 @@ _STRUCK = re.compile(
     r"|<(del|strike)>[^<]{0,400}</\1>",
     re.IGNORECASE,
 )
+_STRUCK_HINTS = ("~~", "cancel{", "\\sout{", "\\st{", "\\xout{", "<del>", "<strike>")
+"""A part of every struck span, case-folded."""
 # Digits drawn struck through with combining overlays (`1̶8̶`), written as markdown strikes.
 _OVERLAID = re.compile("(?:[\\d.,][\u0335-\u0338]+)+")
 
@@ -130,17 +132,26 @@ _LAST_MARKS = ("n't", "n’t", "≠", "!=", "¬", "不是", "ではない", "じ
 
 def without_struck(text: str) -> str:
     """The text with struck-through spans blanked: what the model strikes out it withdraws."""
-    if any(overlay in text for overlay in "\u0335\u0336\u0337\u0338"):
+    if not text.isascii() and any(overlay in text for overlay in "\u0335\u0336\u0337\u0338"):
         text = _OVERLAID.sub(lambda m: " " * len(m.group(0)), text)
     if "~~" not in text and "\\" not in text and "<" not in text:
         return text
+    folded = text.casefold()
+    if not any(hint in folded for hint in _STRUCK_HINTS):
+        return text  # LaTeX or `<` but no strike command or tag (the common case, found cheaply)
     return _STRUCK.sub(_struck_out, text)
 
 
 def ends_struck(text: str) -> bool:
     """Whether the text ends on struck-through text (`~~The answer is 294.~~`): its last statement
     withdrawn, and nothing after it."""
-    return _STRUCK_END.search(text, max(0, len(text) - _END_LOOK)) is not None
+    start = max(0, len(text) - _END_LOOK)
+    if text.find("~~", start) < 0 and text.find("<", start) < 0:
+        return False  # neither a markdown strike nor a tag in the tail (the common case)
+    tail = text[start:].casefold()
+    if "~~" not in tail and "<del>" not in tail and "<strike>" not in tail:
+        return False  # `<<48/2=24>>` and other brackets, no strike (found cheaply)
+    return _STRUCK_END.search(text, start) is not None
 
 
 _STRUCK_END = re.compile(r"(?:~~[^~\n]{1,200}~~|<(del|strike)>[^<]{0,400}</\1>)[\s.*_]*\Z", re.I)
