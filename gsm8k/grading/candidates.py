@@ -117,7 +117,7 @@ _CONDITIONAL_OPENERS = frozenset(
 )  # fmt: skip
 _CONCLUDING = frozenset(("so", "therefore", "thus", "hence", "total", "overall", "final", "answer"))
 _SHAPE_TOKEN = re.compile(
-    r"(?P<n>\\?[$£€¥₹]?\d[\d,.]*+%?)|(?P<w>[^\W\d_]+(?:['’][a-z]+)?)|(?P<p>[:,()-])"
+    r"(?P<n>[-−]?\\?[$£€¥₹]?[-−]?\d[\d,.]*+%?)|(?P<w>[^\W\d_]+(?:['’][a-z]+)?)|(?P<p>[:,()-])"
 )
 _CASES_LOOK = 400
 

@@ -50,6 +50,7 @@ from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
 from gsm8k.grading.numbers import normalize, same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
+from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.statements import (
@@ -392,4 +393,8 @@ def _after_retraction(reader: Reader, at: int, cut: bool) -> tuple[str, Found] |
     ):
         return NoAnswer(RETRACTED)
     found = None if closing is None else find_last_number(reader.with_text(closing.group(0)))
+    if found is None:
+        # `Let me recheck: … = 540.` `So the total is 540. Note that 550 is not the answer.`:
+        # the reworked solution's result statement, read past a remark that rules a value out.
+        found = result_statement(reader.with_text(text[retraction_end.end() :]))
     return NoAnswer(RETRACTED) if found is None else ("last_number", found)

@@ -156,10 +156,12 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
         return False  # `If rounding down: 1596`: one case, not the answer
     if _WORKING.search(sentence):
         return False
-    return any(
-        value is not None and same_number(value, result)
-        for value in (value_with_fraction(m, sentence) for m in reader.numbers.finditer(sentence))
-    )
+    for match in reader.numbers.finditer(sentence):
+        value = value_with_fraction(match, sentence)
+        if value is not None and same_number(value, result):
+            # `I initially got 540, but that was wrong.` names the result only to rule it out.
+            return not ruled_out_at(sentence, match.start(), match.end())
+    return False
 
 
 def _delivers(
