@@ -8,6 +8,7 @@ tried.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -212,6 +213,9 @@ DEGREES = Relation(
 )
 
 
+_LOSS_ASKED = re.compile(r"\bhow[ \t]+much\b[^?]{0,60}\blos(?:e|es|t|ing)\b|\bloss\b", re.I)
+
+
 def _signed(gain: str, loss: str) -> Callable[[Case], str | None]:
     """``gain`` for a positive value, ``loss`` for a negative one, with ``{v}`` its size."""
 
@@ -220,6 +224,10 @@ def _signed(gain: str, loss: str) -> Callable[[Case], str | None]:
         form = gain if value > 0 else loss
         if value == 0 or ("$" in form and asked_unit(case.question) == "cents"):
             return None  # `$90` is 9000 when cents are asked: another value, not a restatement
+        if _LOSS_ASKED.search(case.question or ""):
+            # `How much does he lose?`: a profit or gain there is the opposite of the loss asked,
+            # not the same value restated.
+            return None
         return case.slot(form.format(v=fmt(abs(value))))
 
     return build

@@ -8,6 +8,7 @@ two units, each value with its unit (`$18 (or 1800 cents)`), and a mixed number 
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
 
@@ -115,6 +116,8 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
         return EXPRESSION
     if _OPERATION.match(stated, first.end()):
         return ARITHMETIC
+    if _unreduced(stated, first):
+        return HEDGED  # `18/20`, `70000 / 87500`: a score or two values, not a fraction
     bound_before = stated[max(0, first.start() - _FUNCTION_LOOK) : first.start()]
     if _BOUND_BEFORE.search(bound_before):
         return BOUND
@@ -148,6 +151,19 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
         ):
             return HEDGED
     return _restated_otherwise(stated, first)
+
+
+# A fraction written after the value: `18/20`, `70000 / 87500`, and nothing after it but a unit.
+_OVER = re.compile(r"[ \t]*+/[ \t]*+(?P<bottom>\d++)(?![\d.,/])[ \t]*+[A-Za-z]{0,12}[\s.!*_)}]*\Z")
+
+
+def _unreduced(stated: str, first: re.Match[str]) -> bool:
+    """Whether the stated value is a fraction not in lowest terms: a model that gives a fraction
+    as its answer reduces it, so `18/20` is a score or a choice between two values."""
+    over = _OVER.match(stated, first.end())
+    if over is None or not first.group(0).isdigit():
+        return False
+    return math.gcd(int(first.group(0)), int(over.group("bottom"))) > 1
 
 
 # The value restated in brackets in another unit: `1.5 hours (90 minutes)`, `$18 (1800 cents)`.
