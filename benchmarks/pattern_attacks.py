@@ -58,6 +58,8 @@ MODULES = (
     "doubt",
     "candidates",
     "statements",
+    "disclaimed",
+    "result_statement",
 )
 """The grading modules whose patterns are attacked (``gsm8k.grading.<name>``)."""
 ONE_LINE = "ANSWER: 18"
