@@ -51,6 +51,14 @@ _CANNOT = (
     rf"|(?:\bI[ \t]+(?:can['’]?t|cannot|could[ \t]*n['’]?o?t)|{_I}[ \t]+(?:unable|not[ \t]+able)"
     r"[ \t]+to)[ \t]+(?:\w+[ \t]+)?(?:solve|determine|figure|work[ \t]+out|tell|say|decide"
     r"|choose|know|be[ \t]+(?:sure|certain)|answer|settle|pin)\b"
+    r"|\bI[ \t]+(?:[a-z]+ly[ \t]+)?(?:can['’]?t|cannot"
+    r"|could[ \t]*n['’]?o?t)[ \t]+(?:\w+[ \t]+)?(?:tell"
+    r"|say|decide|choose|commit)\b"
+    r"|\b(?:can['’]?t|cannot|unable[ \t]+to)[ \t]+(?:give|offer|provide"
+    r"|reach)[ \t]+(?:you[ \t]+)?(?:a|an"
+    r"|any|one)[ \t]+(?:\w+[ \t]+){0,2}?(?:confident|definite|definitive|certain|single|clear|firm)"
+    r"\b|\b(?:don['’]?t|do[ \t]+not|won['’]?t|will[ \t]+not)[ \t]+(?:want[ \t]+to[ \t]+)?commit\b"
+    r"|\bkeep[ \t]+getting[ \t]+(?:different|two|conflicting)\b"
     r"|\b(?:hard|difficult|impossible|tough|tricky)[ \t]+to[ \t]+(?:say|tell|know|decide"
     r"|be[ \t]+sure)\b|\bno[ \t]+way[ \t]+to[ \t]+(?:know|tell|be[ \t]+sure)\b"
 )
@@ -84,6 +92,7 @@ _HINTS += ("difficult to", "impossible to", "tough to", "tricky to", "no way to"
 _HINTS += ("reliabl", "might", "may", "could", "forth", "fence", "flip", "waver", "segur")
 _HINTS += ("no sé", "no lo sé", "sicher", "weiß", "sûr", "sais pas", "sicur", "certeza")
 _HINTS += ("não sei", "确定", "知道", "把握", "猜", "わかり", "分かり", "自信", "확실", "모르")
+_HINTS += ("commit", "keep getting", "give", "offer", "provide", "reach")
 _HINTS += ("уверен", "знаю", "whichever", "either", "both", "pick", "choice", "tidak", "emin")
 _HINTS += ("không", "uhakika", "แน่ใจ", "নিশ্চিত", "पक्का", "यकीन")
 _STORY_WORDS: tuple[str, ...] = (
@@ -136,7 +145,7 @@ def _opening(text: str, start: int) -> int:
     """Where the answer's sentence opens, or the sentence before it when that one holds no
     number (`I genuinely don't know. Possibly 22.`)."""
     window_start = max(0, start - _BEFORE_LOOK)
-    marks = [m.end() for m in _SENTENCE_MARK.finditer(text, window_start, start)]
+    marks = [window_start] + [m.end() for m in _SENTENCE_MARK.finditer(text, window_start, start)]
     marks = [mark for mark in marks if text[mark:start].strip()]  # a mark right before: no sentence
     if not marks:
         return window_start

@@ -89,8 +89,11 @@ UNDECIDED_NOTE = "after its answer the model says it cannot choose or is not sur
 _UNDECIDED = re.compile(
     r"\b(?:equally[ \t]+(?:likely|valid|plausible|possible|probable|confident|good|correct)"
     r"|just[ \t]+as[ \t]+(?:valid|likely|plausible|possible|good|correct)"
-    r"|both[ \t]+(?:are|seem|look|could[ \t]+be|answers|values|readings|interpretations)"
-    r"(?:[^.!?\n]|\.(?=\d)){0,30}?\b(?:correct|valid|defensible|possible|acceptable|plausible|right)"
+    r"|both\b(?:[^.!?\n]|\.(?=\d)){0,40}?\b(?:are|is|seem|look|could[ \t]+be"
+    r"|remain)[ \t]+(?:\w+[ \t]+)?"
+    r"(?:correct|valid|defensible|possible|acceptable|plausible|right|reasonable|shown|fine|ok"
+    r"|okay)"
+    r"\b|\bany[ \t]+of[ \t]+(?:those|these|them|the[ \t]+above)\b"
     r"|either[ \t]+(?:answer|value|one|reading)(?:[^.!?\n]|\.(?=\d)){0,30}?[ \t]+(?:is|should"
     r"|could|would"
     r"|works|may|might)|(?:can['’]?t|cannot|could[ \t]*n['’]?o?t|unable[ \t]+to)[ \t]+(?:decide"
@@ -113,7 +116,8 @@ _UNDECIDED = re.compile(
     r"|(?:though|although|but)\b(?:[^.!?\n]|\.(?=\d)){0,60}?\b(?:isn['’]t[ \t]+out[ \t]+of[ \t]+the"
     r"[ \t]+question"
     r"|(?:would|could|might)[ \t]+also[ \t]+(?:be|work)|(?:is|are)[ \t]+also[ \t]+(?:possible"
-    r"|plausible|reasonable|valid|correct))|\balso[ \t]+(?:a[ \t]+)?(?:possible|plausible"
+    r"|plausible|reasonable|valid|correct|defensible|acceptable|fine|right))"
+    r"|\balso[ \t]+(?:a[ \t]+)?(?:possible|plausible"
     r"|reasonable|valid|defensible)[ \t]+(?:answer|reading|interpretation|value)"
     r"|\bequally[ \t]+happy\b|(?:\b(?:is|be)[ \t]+|['’]s[ \t]+)one[ \t]+of[ \t]+"
     r"(?:those|these|them|the[ \t]+two)\b|(?:^|[.!?]\s+)one[ \t]+of[ \t]+(?:those|these|them"
@@ -144,7 +148,7 @@ _UNDECIDED_HINTS += ("one of", "depends", "as high", "as low", "otherwise")
 _UNDECIDED_HINTS += ("answer_", "_answer", "answer2", "answer 2", "_value", "alternat", "second")
 _UNDECIDED_HINTS += ("other ans", "other val", "backup", "settle", "torn", "among", "of the above")
 _UNDECIDED_HINTS += ("case b", "case c", "reading b", "scenario b", "interpretation b", "st case")
-_UNDECIDED_HINTS += ("st-case",)
+_UNDECIDED_HINTS += ("st-case", "any of")
 # Searched in the case-folded text: without IGNORECASE the engine skips to the hints' first
 # characters instead of trying every alternative at every position.
 _UNDECIDED_HINT = re.compile("|".join(map(re.escape, _UNDECIDED_HINTS)))
@@ -167,7 +171,7 @@ def undecided_after(text: str, end: int) -> bool:
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
 RETRACTION = re.compile(
     r"(?:^|[.!?:]\s|\n|,[ \t]+but[ \t]+(?=I[ \t]))[ \t*_#>(\[]*+(?:(?:hmm+|wait|but|oh|actually|ah"
-    r"|hold[ \t]+on|nope|no|ugh"
+    r"|hold[ \t]+on|nope|no|ugh|(?:up)?on[ \t]+(?:reflection|second[ \t]+look)|looking[ \t]+again"
     r"|well|erm|um+|uh|edit[ \t]*:|erratum[ \t]*:)[ \t,.!…—–-]*+)*"
     r"(?:oh[ \t]+no\b|oops\b|(?:I[ \t]+(?:think|believe|suspect)[ \t]+)?I[ \t]+(?:made"
     r"|have[ \t]+made|(?:may|might|must)[ \t]+have[ \t]+made)[ \t]+(?:a|an|some)[ \t]+"
@@ -187,13 +191,18 @@ RETRACTION = re.compile(
     r"|(?:the[ \t]+)?(?:real|correct|true|actual)[ \t]+answer[ \t]+(?:must|should|has[ \t]+to)"
     r"[ \t]+be[ \t]+different|(?:(?:that|this|it|\$?\d[\d,.]*+)[ \t]+)?(?:seems|looks)[ \t]+"
     r"(?:way[ \t]+)?too[ \t]+(?:high|low|big|small|large)\b"
-    r"|(?:I[ \t]+need[ \t]+to|let[ \t]+me|I['’]ll|I[ \t]+(?:will|must|should))[ \t]+(?:redo|rework"
-    r"|recalculate|recompute|start[ \t]+over)\b|redoing\b|the[ \t]+correct[ \t]+approach[ \t]+is"
+    r"|(?:I[ \t]+need[ \t]+to|let[ \t]+me|I['’]ll|I[ \t]+(?:will|must|should))[ \t]+(?:(?:need"
+    r"|have)"
+    r"[ \t]+to[ \t]+)?(?:redo|rework|recalculate|recompute|start[ \t]+over"
+    r")\b|redoing\b|the[ \t]+correct[ \t]+approach[ \t]+is"
     r"|correction[ \t*_]*:|on[ \t]+second[ \t]+thought"
+    r"|no,[ \t]+(?:let[ \t]+me|I[ \t]+(?:need|have)[ \t]+to)[ \t]+(?:reconsider|rethink|redo"
+    r"|recompute"
+    r"|recalculate|recheck|start[ \t]+over)\b"
     r"|I[ \t]+(?:misread|misunderstood|overlooked|forgot|miscalculated|miscounted)\b"
     r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
     r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect)"
-    r"|(?:that|this|it)[ \t]+can(?:['’]t|not)[ \t]+be[ \t]+right|never[ \t]*mind\b"
+    r"|(?:that|this|it)[ \t]+can(?:['’]t|not)[ \t]+be[ \t]+(?:right|correct|true)|never[ \t]*mind\b"
     r"|no[ \t]*[.!]+(?=\s|\Z))"
     # Anywhere in a sentence, words that can only take one's own answer back (not after `if` or
     # `whether`: `let me know if I made a mistake` is a courtesy): `Hold on, I think I messed up

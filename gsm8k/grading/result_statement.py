@@ -32,7 +32,13 @@ from gsm8k.grading.numbers import same_number, value_with_fraction
 from gsm8k.grading.question import restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.ruled_out import ruled_out_at
-from gsm8k.grading.units import asked_period, asking_text, rate_period, unit_named
+from gsm8k.grading.units import (
+    asked_period,
+    asking_text,
+    rate_follows,
+    rate_period,
+    unit_named,
+)
 
 # The result of a computation: `= 9`, `= $75.00`, `>>9` (GSM8K's calculator annotations).
 _RESULT = re.compile(
@@ -53,7 +59,10 @@ _CONCLUDES = re.compile(
 _NOT_OURS = re.compile(
     r"\b(?:some|many|most|other)[ \t]+(?:people|students|solvers|readers)\b|\bcommon[ \t]+"
     r"(?:mistake|error|trap)\b|\bnot[ \t]+the[ \t]+answer\b|\b(?:is|was|be)[ \t]+(?:wrong"
-    r"|incorrect|a[ \t]+mistake)\b",
+    r"|incorrect|a[ \t]+mistake)\b|\b(?:some(?:one)?|many|others?|people|one)[ \t]+(?:might|may"
+    r"|would|could|will)[ \t]+(?:say|answer|get|think|write|pick|choose)\b|\btempting[ \t]+to\b"
+    r"|\bdon['’]?t[ \t]+confuse\b|\b(?:we|you)[ \t]+don['’]?t[ \t]+want\b|\bnaive(?:ly)?\b"
+    r"|\banswer[ \t]+is[ \t]+not\b|\bnot[ \t]+to[ \t]+be[ \t]+confused\b",
     re.IGNORECASE,
 )
 # Working, in signs or in words: `28 / 7`, `we divide 28 by 7`, `raising 1.20 to the power of 18`.
@@ -71,8 +80,9 @@ _REFERS_BACK = re.compile(
 )
 _PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
 _PERIOD_WORD = re.compile(
-    r"[\s*_(>-]*(?:in[ \t]+terms[ \t]+of[ \t]+|that['’]s[ \t]+)?\b(?:per|each|every|an?)[ \t]+"
-    r"(?P<period>second|minute|hour|day|week|month|year)\b"
+    r"[\s*_(>-]*(?:in[ \t]+terms[ \t]+of[ \t]+|that['’]s[ \t]+)?\b(?:(?:per|each|every|an?)"
+    r"|(?:over|in|for|across|during)[ \t]+(?:an?|one|the|a[ \t]+full)?[ \t]*(?:\d+[ \t-]*)?)[ \t]*"
+    r"(?P<period>second|minute|hour|day|week|month|year)s?\b"
     r"|\b(?P<adverb>hourly|daily|weekly|monthly|yearly|annually)\b",
     re.IGNORECASE,
 )
@@ -91,7 +101,12 @@ def result_statement(reader: Reader) -> Found | None:
     asides that hold numbers; ``None`` when the last-number reading decides."""
     text = reader.text
     tail_start = max(0, len(text) - _LOOK)
-    results = list(_RESULT.finditer(text, tail_start))
+    results = [
+        found
+        for found in _RESULT.finditer(text, tail_start)
+        if not _NOT_OURS.search(_sentence_of(text, found.start(), tail_start))
+        and not ruled_out_at(text, found.start("value"), found.end("value"))
+    ]  # `A naive 19.50 * 1.25 = 24.375 is incorrect.` computes no result of the model's
     if not results:
         return None
     last = results[-1]
@@ -145,6 +160,13 @@ def result_statement(reader: Reader) -> Found | None:
     return result, text[last.start("value") : closed.start()]
 
 
+def _sentence_of(text: str, position: int, start: int) -> str:
+    """The sentence that holds ``position`` (from ``start`` on at the earliest)."""
+    opened = max((m.end() for m in SENTENCE_END.finditer(text, start, position)), default=start)
+    closed = SENTENCE_END.search(text, position)
+    return text[opened : len(text) if closed is None else closed.end()]
+
+
 def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     """Whether a sentence states the result, unhedged and with no working."""
     if (
@@ -183,6 +205,8 @@ def _delivers(
             not percent_asked and _PERCENT_AFTER.match(sentence, match.end())
         ):
             continue
+        if period is None and asked is None and rate_follows(sentence, match.end()):
+            continue  # `$16 …, which works out to about 27 cents a night`
         if ruled_out_at(reader.text, start + match.start(), start + match.end()):
             continue
         return False
@@ -201,11 +225,11 @@ def _aside(
 ) -> int | None:
     """Whether every number of a sentence after the result statement is an aside: ``None`` when
     one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
+    if _NOT_OURS.search(sentence):
+        return 0  # `Some might say 60 cups …`, `The answer is not 10 cm — …`
     if (not statement and _CONCLUDES.match(sentence)) or _WORKING.search(sentence):
         return None  # a conclusion, or more working: not a remark on the result
     hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
-    if _NOT_OURS.search(sentence):
-        return 0
     period = _PERIOD_WORD.match(sentence)  # `Per day, that's $2.50.`
     other_period = period is not None and asked != unit_named(
         _ADVERB.get((period.group("adverb") or "").lower()) or period.group("period").lower()

@@ -22,7 +22,7 @@ _NEGATION = (
     r"|\binitially[ \t]++(?:got|thought|said|wrote)[ \t]++"
     r"|\bnicht[ \t]++|\bno[ \t]++(?:es|son|era|sería)[ \t]++"
     r"|\bn['’](?:est|était|serait)[ \t]++pas[ \t]++"
-    r"|\bnon[ \t]++è[ \t]++|\bне[ \t]++|不是[ \t]*+|ではない|じゃない)"
+    r"|\bnon[ \t]++è[ \t]++|\bnão[ \t]++(?:é[ \t]++)?|\bне[ \t]++|不是[ \t]*+|ではない|じゃない)"
 )
 # A negation covers the list it opens: `not 75 or 180`, `neither 75 nor 180`, `not 5, 6 or 7`.
 _LISTED = (
@@ -65,7 +65,8 @@ _HINTS: tuple[str, ...] = (
     "never",
     "means",
 )
-_HINTS += ("be ", "neither", "reject", "rule", "initially", "nicht", "no ", "n'", "n’", "non", "не")
+_HINTS += ("be ", "neither", "não", "reject", "rule", "initially", "nicht", "no ", "n'", "n’")
+_HINTS += ("non", "не")
 _HINTS += ("不是", "ない", "incorrect", "wrong", "kidding", "jk", "❌", "✗", "✘", "?", "what")
 _HINT = re.compile("|".join(map(re.escape, _HINTS)))
 """A part of every ruling-out form, in lower case: most stated values have none."""
@@ -124,7 +125,7 @@ _LAST_WORDS = frozenset(
     (
         "not", "quite", "even", "but", "except", "hardly", "never", "means", "be", "rejected",
         "out", "got", "thought", "said", "wrote", "nicht", "es", "son", "era", "sería", "pas",
-        "è", "не",
+        "è", "не", "neither", "não", "é",
     )
 )  # fmt: skip
 _LAST_MARKS = ("n't", "n’t", "≠", "!=", "¬", "不是", "ではない", "じゃない")
