@@ -153,16 +153,16 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
     if _WORKING.search(one) or _WORKING.search(two) or text[two_end:].strip(" \t\n.!?*_"):
         return False  # working, or prose after the cases
     opened = _OPENER.match(one), _OPENER.match(two)
-    if opened[0] is None or opened[1] is None:
-        return False
-    first, second = opened[0].group(1).lower(), opened[1].group(1).lower()
+    first = "" if opened[0] is None else opened[0].group(1).lower()
+    second = "" if opened[1] is None else opened[1].group(1).lower()
     words = [w.lower() for w in _WORD.findall(one)], [w.lower() for w in _WORD.findall(two)]
     # The same sentence under another label (`Plan A profit` / `Plan B profit`), or two cases
     # opened by conditions (`If …` / `If …`, `Assuming …` / `Allowing …`, `Si …` / `si no`).
     differ = sum(one != two for one, two in zip(*words, strict=False))
-    relabelled = len(words[0]) == len(words[1]) >= 2 and (
-        differ <= 1 or (differ <= 2 and len(words[0]) >= 5)
-    )
+    relabelled = len(words[0]) == len(words[1]) >= 1 and (
+        differ == 0
+        or (len(words[0]) >= 2 and (differ <= 1 or (differ <= 2 and len(words[0]) >= 5)))
+    )  # `- 50 weeks: $57,500` / `- 52 weeks: $59,800`: the same words, another number
     conditions = (first in _CONDITIONAL_OPENERS and second in _CONDITIONAL_OPENERS) or (
         first.endswith("ing") and second.endswith("ing")
     )

@@ -16,7 +16,8 @@ from gsm8k.grading.reader import SENTENCE_END
 # A statement the model does not commit to. `would` marks a conditional (`the answer would be
 # 20`); a question mark asks.
 HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|possibly|probably|might|could|would|I[ \t]+(?:think|believe|guess)"
+    r"\b(?:maybe|perhaps|possibly|probably|conceivably|potentially|plausibly|arguably|might|could"
+    r"|would|I[ \t]+(?:think|believe|guess)"
     r"|I['’]d[ \t]+(?:say|guess)|(?:my|best)[ \t]+guess"
     r"|not[ \t]+(?:sure|certain)|unsure|alternat(?:ively|ive|e)|otherwise|either)\b|[?？]"
     r"|\balt\.(?=\s)",
@@ -25,6 +26,7 @@ HEDGE = re.compile(
 WEAK = frozenset(("would", "could", "might"))
 """Hedge words that make the statement the rules found hedged only with a condition."""
 HEDGE_HINTS: tuple[str, ...] = ("?", "？", "may", "perhap", "possib", "probab", "might", "could")
+HEDGE_HINTS += ("conceiv", "potential", "plausib", "arguab")
 HEDGE_HINTS += ("would", "think", "believe", "guess", "sure", "altern", "otherwise", "either")
 HEDGE_HINTS += ("'d say", "’d say", "alt.")
 """A part of every hedge word, in lower case: most sentences hold none."""

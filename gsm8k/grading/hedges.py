@@ -66,7 +66,8 @@ _JOINERS = frozenset(
         "either", "could", "might", "be", "it", "its", "it's", "is", "else", "say", "i'd",
         "guess", "my", "best", "not", "sure", "even", "vs", "versus", "alternately", "unless",
         "rather", "like", "more", "then", "again", "also", "was", "and", "somewhere", "anywhere",
-        "to", "if", "not", "give", "take", "plus", "minus",
+        "to", "if", "not", "give", "take", "plus", "minus", "conceivably", "potentially",
+        "plausibly", "arguably", "auch",
     )
 )  # fmt: skip
 _RATE_WORDS = frozenset(("a", "an", "per", "each", "every"))
@@ -86,7 +87,8 @@ _ELSEWHERE_JOINERS = (
 # A strong hedge: not `would`, `could` or `might` alone (a conditional working step), except
 # `could be` and `might be` offering a value.
 _STRONG = re.compile(
-    r"\b(?:maybe|perhaps|possibly|probably|I[ \t]+(?:think|believe|guess)|I['’]d[ \t]+(?:say|guess)"
+    r"\b(?:maybe|perhaps|possibly|probably|conceivably|potentially|plausibly|arguably"
+    r"|I[ \t]+(?:think|believe|guess)|I['’]d[ \t]+(?:say|guess)"
     r"|(?:my|best)[ \t]+guess|not[ \t]+(?:sure|certain)|unsure|alternatively|either"
     r"|(?:could|might)[ \t]+(?:also[ \t]+)?be" + _STRONG_ELSEWHERE + r")\b|也许|或许|大概|可能",
     re.IGNORECASE,
@@ -312,7 +314,12 @@ def _alternatives_in_one(
         gap = text[first[2] : second[1]].replace("and/or", "or")
         if _GAP_OTHER.search(gap):
             continue
-        words = [w.lower() for w in _GAP_WORD.findall(gap)]
+        # What follows a comma offers the alternative; what precedes it describes the first
+        # value (`3 lego sets, possibly 2`, `15 years ago, if not 14`).
+        offer = gap.rsplit(",", 1)[1] if "," in gap else gap
+        words = [w.lower() for w in _GAP_WORD.findall(offer)]
+        if "," in gap and (not words or not all(w in _JOINERS for w in words)):
+            words = [w.lower() for w in _GAP_WORD.findall(gap)]
         if offered and _ranged(text, first, second, gap, words):
             words = ["or"]
         if words == ["and"] and _BETWEEN.search(text, max(0, first[1] - 12), first[1]):

@@ -26,7 +26,7 @@ import re
 from decimal import Decimal
 
 from gsm8k.grading.candidates import offers_range
-from gsm8k.grading.doubt import HEDGE, RETRACTION, sentence_hedged
+from gsm8k.grading.doubt import HEDGE, RETRACTION
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import same_number, value_with_fraction
 from gsm8k.grading.question import restates_question
@@ -81,7 +81,8 @@ _REFERS_BACK = re.compile(
 _PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
 _PERIOD_WORD = re.compile(
     r"[\s*_(>-]*(?:in[ \t]+terms[ \t]+of[ \t]+|that['’]s[ \t]+)?\b(?:(?:per|each|every|an?)"
-    r"|(?:over|in|for|across|during)[ \t]+(?:an?|one|the|a[ \t]+full)?[ \t]*(?:\d+[ \t-]*)?)[ \t]*"
+    r"|(?:over|in|for|across|during)[ \t]+(?:an?|one|the|a[ \t]+full)?[ \t]*(?:\d+[ \t-]*(?:[a-z]+"
+    r"[ \t-]+)?)?)[ \t]*"
     r"(?P<period>second|minute|hour|day|week|month|year)s?\b"
     r"|\b(?P<adverb>hourly|daily|weekly|monthly|yearly|annually)\b",
     re.IGNORECASE,
@@ -114,20 +115,14 @@ def result_statement(reader: Reader) -> Found | None:
         return None  # a program's assignment is no result statement; its output is read elsewhere
     result = reader.value_of(last.group("value"))
     closed = SENTENCE_END.search(text, last.end())
-    if result is None or closed is None or result.copy_abs() in reader.question:
-        return None  # a check that recomputes a number of the question (`12 * 25 = 300 ✓`)
+    if result is None or closed is None:
+        return None
     statement_end = closed.end()
     rest = text[statement_end:]
     if not any(char.isdigit() for char in rest):
         return None  # nothing after it holds a number: the last-number reading finds it
     if RETRACTION.search(text, statement_end) is not None:
         return None
-    statement_start = max(
-        (end.end() for end in SENTENCE_END.finditer(text, tail_start, last.start())),
-        default=tail_start,
-    )
-    if sentence_hedged(text, statement_start, statement_end, anchor=True):
-        return None  # a hedged statement then another value: two guesses, read elsewhere
     percent_asked = "percent" in asking_text(reader.question_text) or "%" in asking_text(
         reader.question_text
     )
