@@ -234,12 +234,25 @@ _CHANGE_BEFORE = re.compile(
     r"(?<!ranging[ \t])\bfrom[ \t]*+)$",
     re.IGNORECASE,
 )
+_SCALES = frozenset(("k", "m", "bn", "b", "mn", "thousand", "million", "billion"))
 _BETWEEN_BEFORE = re.compile(r"\bbetween[ \t]*+$", re.IGNORECASE)
+
+
+_TOLERANCE = re.compile(
+    r"\d[\d,.]*+[ \t]*+(?:±|\+/-|\\pm\b|plus[ \t]+or[ \t]+minus)[ \t]*+\\?\$?\d", re.I
+)
+# Candidates offered as a set or a plural answer label: `x ∈ {99, 104, 109}`, `Final answers:`.
+_OFFERED = re.compile(
+    r"∈[ \t]*\\?\{|\b(?:final|possible|candidate|potential)[ \t]+answers[ \t*_]*:[ \t*_]*\\?\$?\d",
+    re.IGNORECASE,
+)
 
 
 def offers_range(sentence: str) -> bool:
     """Whether a sentence gives its value as a range of two values (an ascending pair, in one
-    unit): no one answer."""
+    unit, or a value with a tolerance, `80 ± 5`) or as a set of candidates: no one answer."""
+    if _TOLERANCE.search(sentence) or _OFFERED.search(sentence):
+        return True
     if "=" in sentence:
         return False  # working
     for found in _RANGE.finditer(sentence):
@@ -255,8 +268,8 @@ def offers_range(sentence: str) -> bool:
         unit, other = (found.group("unit") or "").strip(), (found.group("other") or "").strip()
         if unit and other and unit.lower() != other.lower():
             continue  # `2 hours to 30 minutes`
-        if unit and joiner in ("-", "–"):
-            continue  # `8-hour days`: a compound word, not a range
+        if unit and joiner in ("-", "–") and unit.lower() not in _SCALES:
+            continue  # `8-hour days`: a compound word, not a range (`$60k–$80k` is one)
         low, high = (float(re.sub(r"[^\d.]", "", side) or 0) for side in (one, two))
         if high > low:
             return True

@@ -250,6 +250,9 @@ def _hedged_at(text: str, start: int) -> bool:
     return _STRONG.search(before, opened + 1) is not None
 
 
+_CLOSING_CONDITION = re.compile(r",[ \t]*(?:if|assuming|since|because|when|unless|depending)\b")
+
+
 def _bare_guess(reader: Reader, start: int, end: int, opened: bool = False) -> bool:
     """A sentence that is one hedged value and little else: no working, one value, a strong
     hedge word (or, with ``opened``, an opening `Or`), a few other words."""
@@ -261,7 +264,10 @@ def _bare_guess(reader: Reader, start: int, end: int, opened: bool = False) -> b
         return False
     if len(_values(reader, start, end)) != 1:
         return False
-    others = [w for w in _GAP_WORD.findall(sentence) if w.lower() not in _JOINERS]
+    # A condition that closes the guess is its reason, not more words (`Possibly 20, if the
+    # morning meal counts differently.`).
+    core = _CLOSING_CONDITION.split(sentence, 1)[0]
+    others = [w for w in _GAP_WORD.findall(core) if w.lower() not in _JOINERS]
     return len(others) <= _BARE_WORDS
 
 

@@ -135,10 +135,20 @@ def stated_part(snippet: str, question: str | None = None) -> str:
     return stated
 
 
+# Options under letters or numbers: `A) 15  B) 15.67`, `(a) 18 (b) 20`.
+_OPTIONS = re.compile(
+    r"(?:^|[\s(])[A-Da-d1-4][).:][ \t]*\\?\$?\d[\d,.]*[^\n]{0,30}?[\s(][A-Da-d1-4][).:][ \t]*"
+    r"\\?\$?\d"
+)
+
+
 def offers_no_one_value(stated: str) -> bool:
     """Whether a stated answer offers two signs (`$18 profit or a $18 loss`), a value per label
     (`18, Day 2: 20`), or opens by saying the value cannot be known (`Cannot be determined,
     but likely 18`)."""
     return bool(
-        _TWO_SIGNS.search(stated) or _LABELLED_AGAIN.search(stated) or _UNDETERMINED.match(stated)
+        _TWO_SIGNS.search(stated)
+        or _LABELLED_AGAIN.search(stated)
+        or _UNDETERMINED.match(stated)
+        or _OPTIONS.search(stated)
     )
