@@ -121,7 +121,9 @@ _ENDS_ON_IT = re.compile(
     r"(?:\b(?:answer(?:ed)?|determined|determinable|undeterminable|found|known|information|info"
     r"|unclear|clear|unknown|undetermined|indeterminate|computed|calculated|given|solved"
     r"|unsolvable|unanswerable|problem|question|data|details)"
-    r"|\b(?:answer|solve|determine)\s+(?:this|it))"
+    r"|\b(?:answer|solve|determine)\s+(?:this|it)"
+    # `not enough data to say`: the missing information, then what it would take
+    r"|\b(?:information|info|data|details)\s+to\s+(?:say|tell|know|answer|decide|be\s+sure))"
     # `as stated`, `without the egg price`: what the statement rests on, said after it
     r"(?:,?\s+(?:as\s+(?:stated|given|written|posed)|without\s+[\w'’-]+(?:\s+[\w'’-]+){0,2}))?"
     r"[\s*_.!)\]]*\Z",

@@ -50,7 +50,7 @@ from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
 from gsm8k.grading.numbers import normalize, same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
-from gsm8k.grading.result_statement import result_statement
+from gsm8k.grading.result_statement import NOT_OURS, result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.statements import (
@@ -261,6 +261,8 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
         digits = _DIGIT_RUN.match(text, offered.end() - 1)
         if digits is not None and ruled_out_at(text, digits.start(), digits.end()):
             continue  # `The answer is 45, not 75 or 180.`: ruled out, not offered
+        if NOT_OURS.search(text, begin, offered.end()):
+            continue  # `20 cups, not 25 as one might get by forgetting the 15`: someone else's
         if other is not None and not same_number(other, statement.value):
             unit = _UNIT_WORD.match(text, offered.end())
             if not (same_quantity(other, statement.value) and unit is not None):

@@ -56,7 +56,7 @@ _CONCLUDES = re.compile(
     re.IGNORECASE,
 )
 # Someone else's value, or one called wrong: `Some people answer $24.38 …, which is wrong.`
-_NOT_OURS = re.compile(
+NOT_OURS = re.compile(
     r"\b(?:some|many|most|other)[ \t]+(?:people|students|solvers|readers)\b|\bcommon[ \t]+"
     r"(?:mistake|error|trap)\b|\bnot[ \t]+the[ \t]+answer\b|\b(?:is|was|be)[ \t]+(?:wrong"
     r"|incorrect|a[ \t]+mistake)\b|\b(?:some(?:one)?|many|others?|people|one)[ \t]+(?:might|may"
@@ -105,7 +105,7 @@ def result_statement(reader: Reader) -> Found | None:
     results = [
         found
         for found in _RESULT.finditer(text, tail_start)
-        if not _NOT_OURS.search(_sentence_of(text, found.start(), tail_start))
+        if not NOT_OURS.search(_sentence_of(text, found.start(), tail_start))
         and not ruled_out_at(text, found.start("value"), found.end("value"))
     ]  # `A naive 19.50 * 1.25 = 24.375 is incorrect.` computes no result of the model's
     if not results:
@@ -204,6 +204,10 @@ def _delivers(
             continue  # `$16 …, which works out to about 27 cents a night`
         if ruled_out_at(reader.text, start + match.start(), start + match.end()):
             continue
+        if value.copy_abs() in reader.question and restates_question(
+            reader.text, start + match.start(), start + match.end(), value, reader.quantities, start
+        ):
+            continue  # `$16 on ice cream over 60 days`: a number of the question restated
         return False
     return True
 
@@ -220,7 +224,7 @@ def _aside(
 ) -> int | None:
     """Whether every number of a sentence after the result statement is an aside: ``None`` when
     one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
-    if _NOT_OURS.search(sentence):
+    if NOT_OURS.search(sentence):
         return 0  # `Some might say 60 cups …`, `The answer is not 10 cm — …`
     if (not statement and _CONCLUDES.match(sentence)) or _WORKING.search(sentence):
         return None  # a conclusion, or more working: not a remark on the result

@@ -59,10 +59,13 @@ _NO_ANSWER_WORDS = re.compile(
     r"|not[ \t]+(?:possible|determinable)|impossible|none|n/a|no[ \t]+answer)\b",
     re.IGNORECASE,
 )
-_SLOT_CLOSED = re.compile(r"</answer>", re.IGNORECASE)
+_LATEX_TEXT = re.compile(r"\\(?:text|mathrm|textbf|mbox)\{([^{}]*)\}")
+_SLOT_CLOSED = re.compile(r"</(?:final[_-]?)?answer>", re.IGNORECASE)
 _LAST_LINE_REST = re.compile(r"[ \t*_`.]*\s*\Z")
-_NUMERIC_MARK = re.compile(r"\\boxed|####[ \t*_$\\]*[-−]?\d|<answer>[ \t\n]{0,20}[-−$]?\d")
-_ANSWER_TAG = re.compile(r"<answer>[ \t\n]{0,20}(?P<value>[^<\n]*)", re.IGNORECASE)
+_NUMERIC_MARK = re.compile(
+    r"\\boxed|####[ \t*_$\\]*[-−]?\d|<(?:final[_-]?)?answer>[ \t\n]{0,20}[-−$]?\d"
+)
+_ANSWER_TAG = re.compile(r"<(?:final[_-]?)?answer>[ \t\n]{0,20}(?P<value>[^<\n]*)", re.IGNORECASE)
 _A_LINE = re.compile(r"[ \t]*A[ \t]*[:：][ \t]*(?P<value>[^\n]*)")
 _A_NUMBER_LINE = re.compile(
     r"^[ \t]*A[ \t]*[:：][ \t]*(?P<value>[*_$]*[-−]?\d[^\n]*)", re.MULTILINE
@@ -292,8 +295,11 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
     content = reader.text[start:end]
     value = reader.value_of(content)
     if value is None:
-        # `\\boxed{vingt pour cent}`, `\\boxed{?}`, `\\boxed{x - 14}`: the final boxed answer is
-        # not a number, and a number from the working before it is not what the model delivered.
+        # `\\boxed{\\text{twenty}}` is twenty; `\\boxed{?}`, `\\boxed{x - 14}` are no number, and no
+        # number of the working is delivered in their place.
+        worded = number_in_words(_LATEX_TEXT.sub(r"\1", content).strip(" \t*_`."))
+        if worded is not None:
+            return worded, f"\\boxed{{{content}}}"
         return NoAnswer(reader.refusal(content) or NOT_A_NUMBER_BOXED)
     if reader.box_offers_two_values(content, value):
         return NoAnswer(HEDGED)  # `\\boxed{18 \\mid 20}`: one box, two values offered

@@ -24,7 +24,7 @@ STATEMENT = re.compile(
     r"|(?P<a_line>^[ \t]*(?-i:A)[ \t]*[:：](?=[ \t*_$]*[-−]?\d))"
     r"|(?P<hash_line>####)"
     r"|(?P<boxed>\\boxed[ \t]*\{)"
-    r"|(?P<answer_tag><answer>)"
+    r"|(?P<answer_tag><(?:final[_-]?)?answer>)"
     r"|(?P<json>[\"'](?:final[_ ])?answer[\"'][ \t]*:)"
     rf"|(?P<answer_is>{ANSWER_PHRASES})"
     rf"|(?P<corrected>{CORRECTION_OPENING})",
