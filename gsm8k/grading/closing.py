@@ -188,7 +188,10 @@ def _retracted_at_close(text: str) -> bool:
         return True
     line = text.rfind("\n", 0, digit) + 1
     retraction = RETRACTION.search(text, line, digit)
-    return retraction is not None and sentence_hedged(text, retraction.end(), digit + 1)
+    if retraction is None or "=" in text[retraction.end() : digit]:
+        return False  # no retraction, or working after it (`No, 6 hours: 60/6 = 10. Final: 10.`)
+    opened = max(text.rfind(mark, retraction.end(), digit) for mark in (". ", "? ", "! ")) + 1
+    return sentence_hedged(text, max(opened, retraction.end()), digit + 1)
 
 
 _RULED_SENTENCES = 4  # closing sentences read back for values the model rules out

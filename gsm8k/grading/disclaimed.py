@@ -49,7 +49,7 @@ _CANNOT = (
     r"|(?:^|[.!?:;—–(]\s*)[ \t*_]*no[ \t]+(?:idea|clue)\b"
     r"|\bwho[ \t]+knows\b"
     rf"|(?:\bI[ \t]+(?:can['’]?t|cannot|could[ \t]*n['’]?o?t)|{_I}[ \t]+(?:unable|not[ \t]+able)"
-    r"[ \t]+to)[ \t]+(?:\w+[ \t]+)?(?:solve|determine|figure|work[ \t]+out|tell|say|decide"
+    r"[ \t]+to)[ \t]+(?:\w+[ \t]+)?(?:solve|determine|figure|work[ \t]+out|tell|say|decide|pick"
     r"|choose|know|be[ \t]+(?:sure|certain)|answer|settle|pin)\b"
     r"|\bI[ \t]+(?:[a-z]+ly[ \t]+)?(?:can['’]?t|cannot"
     r"|could[ \t]*n['’]?o?t)[ \t]+(?:\w+[ \t]+)?(?:tell"
@@ -59,6 +59,19 @@ _CANNOT = (
     r"|any|one)[ \t]+(?:\w+[ \t]+){0,2}?(?:confident|definite|definitive|certain|single|clear|firm)"
     r"\b|\b(?:don['’]?t|do[ \t]+not|won['’]?t|will[ \t]+not)[ \t]+(?:want[ \t]+to[ \t]+)?commit\b"
     r"|\bkeep[ \t]+getting[ \t]+(?:different|two|conflicting)\b"
+    # Declining to give one: `I'm unable to provide a final answer.`, `I will not provide a
+    # numerical answer.`, `no single answer exists`, `I'll leave the choice to you.`
+    r"|\b(?:unable|not[ \t]+able|can['’]?t|cannot|won['’]?t|will[ \t]+not|decline|refuse"
+    r"|not[ \t]+going)"
+    r"[ \t]+(?:to[ \t]+)?(?:give|provide|offer|commit[ \t]+to|settle[ \t]+on|pick|choose|state)"
+    r"[ \t]+(?:you[ \t]+)?(?:\w+[ \t]+){0,3}?(?:answer|number|value|figure|result)s?\b"
+    r"|\bno[ \t]+(?:single|valid|one|definite|definitive|numerical|numeric|exact|unique|clear"
+    r"|correct"
+    r"|possible)[ \t]+(?:answer|solution|value|number)\b"
+    r"|\bleave[ \t]+(?:the[ \t]+choice|it|that|the[ \t]+decision)[ \t]+(?:up[ \t]+)?to[ \t]+you\b"
+    r"|\b(?:rather|prefer)[ \t]+not[ \t]+(?:to[ \t]+)?(?:give|guess|state|say|commit|answer"
+    r"|provide)\b"
+    r"|\banswer[ \t]+(?:withheld|omitted)\b"
     r"|\b(?:hard|difficult|impossible|tough|tricky)[ \t]+to[ \t]+(?:say|tell|know|decide"
     r"|be[ \t]+sure)\b|\bno[ \t]+way[ \t]+to[ \t]+(?:know|tell|be[ \t]+sure)\b"
 )
@@ -99,6 +112,10 @@ _HINTS += (
     "tough to",
     "tricky to",
 )
+_HINTS += ("decline", "refuse", "not going", "won't", "won’t", "will not", "no single", "no valid")
+_HINTS += ("no one answer", "no definite", "no numeric", "no exact", "no unique", "no clear")
+_HINTS += ("no correct", "no possible", "to you", "rather not", "prefer not", "withheld")
+_HINTS += ("really know",)
 _HINTS += ("no way to", "grain of salt", "trust", "reliab", "answer might", "answer may")
 _HINTS += ("answer could", "have been right", "forth", "fence", "flip", "waver", "commit")
 _HINTS += ("keep getting", "whichever", "either", "both", "your pick", "your choice", "segur")

@@ -82,7 +82,7 @@ _STRONG_ELSEWHERE = (
 _ELSEWHERE_JOINERS = (
     "vielleicht", "wahrscheinlich", "peut", "être", "probablement", "quizás", "quiza", "quizá",
     "tal", "vez", "probablemente", "forse", "probabilmente", "talvez", "возможно", "наверное",
-    "oder", "ou", "o", "ó", "или", "也许", "也许是", "或许", "大概", "可能", "或者", "或",
+    "soit", "oder", "ou", "o", "ó", "или", "也许", "也许是", "或许", "大概", "可能", "或者", "或",
 )  # fmt: skip
 # A strong hedge: not `would`, `could` or `might` alone (a conditional working step), except
 # `could be` and `might be` offering a value.
@@ -109,9 +109,9 @@ _NOT_UNITS = _JOINERS | {"and", "but", "in", "a", "an", "the", "then", "so"}
 # `$18, otherwise $20`, `$18 unless it's $20`).
 _ALTERNATIVE_WORDS = frozenset(
     ("or", "either", "vs", "versus", "otherwise", "alternatively", "alternately", "unless")
-) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或", "take", "minus", "not"))
+) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或", "take", "minus", "not", "soit"))
 _ALTERNATIVE_HINT = re.compile(
-    r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или"
+    r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или|soit"
     r"|if[ \t]+not|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus)\b"
     r"|或|[—–~∼∨|±]|(?<=\d)-(?=\d)|/[ \t]*+\\?[$£€¥₹]",
     re.IGNORECASE,

@@ -76,12 +76,13 @@ _ALTERNATIVE = re.compile(
     r"|(?<=\d)(?<!\b(?:19|20)\d\d)-(?=\\?[$£€¥₹]?\d)|[ \t]*+/[ \t]*+(?=\\?[$£€¥₹])"
     r"|(?<=[A-Za-z])[ \t]*+/[ \t]*+(?=\\?[$£€¥₹]?\d)"
     r"|\(?[ \t]*(?:[–—;~∼|±&∨]|\+/-|\\pm\b)[ \t]*"
-    r"|\(?[ \t]*(?:或者?|または|あるいは|또는|혹은)[ \t]*|,[ \t]+|[，、][ \t]*+|[?？]++[ \t]*+"
+    r"|\(?[ \t]*(?:或者?|または|あるいは|또는|혹은)[ \t]*|,[ \t]+|[，、][ \t]*+"
+    r"|[?？]++[ \t]*+"
     r"|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
     r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)(?:[ \t]+(?:perhaps|maybe|possibly"
     r"|probably|else|even))?[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
-    r"(?:(?:or|perhaps|maybe|possibly|probably|conceivably|potentially|else|even|auch|aussi"
+    r"(?:(?:or|perhaps|maybe|possibly|probably|conceivably|potentially|else|even|auch|aussi|soit"
     r"|if[ \t]+not|give[ \t]+or[ \t]+take"
     r"|plus[ \t]+or[ \t]+minus|tal[ \t]+vez|quizás?|vielleicht|wahrscheinlich|eher"
     r"|peut[- ]être|forse|talvez|aunque[ \t]+podría[ \t]+ser|может[ \t]+быть|возможно)[ \t,]++"
@@ -158,9 +159,14 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
 _OVER = re.compile(r"[ \t]*+/[ \t]*+(?P<bottom>\d++)(?![\d.,/])[ \t]*+[A-Za-z]{0,12}[\s.!*_)}]*\Z")
 
 
+_CHAIN = re.compile(r"[ \t]*+/[ \t]*+\d++[ \t]*+/[ \t]*+\d|,\d{1,2},\d{1,2}(?![\d.])")
+
+
 def _unreduced(stated: str, first: re.Match[str]) -> bool:
     """Whether the stated value is a fraction not in lowest terms: a model that gives a fraction
     as its answer reduces it, so `18/20` is a score or a choice between two values."""
+    if _CHAIN.match(stated, first.end()):
+        return True  # `60/64/68`, `5,6,7`: three values
     over = _OVER.match(stated, first.end())
     if over is None or not first.group(0).isdigit():
         return False
