@@ -342,16 +342,29 @@ PER_CASE = Relation(
     ),
 )
 
+
+def after_unasked(template: str, word: str) -> Phrasing:
+    """Written after the completion, unless the question itself uses ``word`` (`Tim's guess`, a
+    pinch of salt): there the word is the question's, not the model's doubt."""
+
+    def build(case: Case) -> str | None:
+        if word in (case.question or "").lower():
+            return None
+        return case.after("\n\n" + template)
+
+    return template, build
+
+
 # The model says it does not know its answer, or is guessing: none, however it says so.
 DISCLAIMED = Relation(
     "disclaimed",
     Expect.NONE,
     (
         after("I'm not sure about this."),
-        after("Honestly, this is a wild guess."),
+        after_unasked("Honestly, this is a wild guess.", "guess"),
         after("I really don't know if that is right."),
         after("I keep going back and forth on this one."),
-        after("Take it with a grain of salt."),
+        after_unasked("Take it with a grain of salt.", "salt"),
         line("I'm not sure, but maybe {d}."),
         line("I genuinely don't know. Possibly {d}."),
     ),

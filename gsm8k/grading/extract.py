@@ -296,7 +296,9 @@ def _found(
         found = delivered[1]
     value, snippet = found
     at = text.rfind(snippet)
-    if at >= 0 and disclaimed(text, at, at + len(snippet), reader.question_text):
+    if at < 0:
+        at = len(text)  # `printed 18`: a program's output, delivered by the closing prose
+    if disclaimed(text, at, at + len(snippet), reader.question_text):
         return Extraction(None, "none", False, "", DISCLAIMED)  # `I'm stuck. 28 is a wild guess.`
     if not sections.loop and stops_mid_sentence(completion):
         if left_as_draft(text, snippet):

@@ -298,7 +298,7 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
         # `\\boxed{\\text{twenty}}` is twenty; `\\boxed{?}`, `\\boxed{x - 14}` are no number, and no
         # number of the working is delivered in their place.
         worded = number_in_words(_LATEX_TEXT.sub(r"\1", content).strip(" \t*_`."))
-        if worded is not None:
+        if worded is not None and not _FIRST_DIGIT.search(content):
             return worded, f"\\boxed{{{content}}}"
         return NoAnswer(reader.refusal(content) or NOT_A_NUMBER_BOXED)
     if reader.box_offers_two_values(content, value):
