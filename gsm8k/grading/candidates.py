@@ -182,6 +182,10 @@ _CONDITION_CLAUSE = (
     r"(?:if|when|unless|assuming|in[ \t]+case|with[ \t]+(?:an?[ \t]+)?\d{1,3}(?:\.\d+)?[ \t]*%)"
 )
 CASES_IN_SENTENCE = re.compile(
+    # `163, unless she used 1 on the way, in which case 162`
+    r"\d[^\n.!?]{0,100}?\bin[ \t]+which[ \t]+case[ \t,]+(?:it['’]s[ \t]+|it[ \t]+(?:is"
+    r"|would[ \t]+be)"
+    r"[ \t]+|the[ \t]+answer[ \t]+(?:is|would[ \t]+be)[ \t]+)?\\?\$?\d|"
     r"\d[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE + r"[^\n;]{0,80}?[,;][ \t]*+(?:and[ \t]++|or"
     r"[ \t]++|but[ \t]++)?(?:it['’]s[ \t]++|otherwise[ \t,]*+)?\\?[$£€¥₹]?\d[\d,.]*+"
     r"[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE,
@@ -220,7 +224,7 @@ def none_committed(text: str, values: list[Value], hedged: Callable[[int], bool]
 # from 60 to 80`; not a change (`rose from 20 to 30`), a clock time, years, or working.
 _RANGE = re.compile(
     r"(?<![\d.,:])(?P<one>\\?[$£€¥₹]?[ \t]?\d[\d,]*+(?:\.\d++)?)(?P<unit>[ \t]*+[A-Za-z]{1,12})?"
-    r"[ \t]*+(?P<joiner>to|through|thru|–|—|-|~|up[ \t]+to|and)[ \t]*+"
+    r"[ \t]*+(?P<joiner>to|through|thru|–|—|-|~|up[ \t]+to|and|\.{2,3}|…)[ \t]*+"
     r"(?P<two>\\?[$£€¥₹]?[ \t]?\d[\d,]*+(?:\.\d++)?)(?![\d:])(?P<other>[ \t]*+[A-Za-z]{1,12})?",
     re.IGNORECASE,
 )
@@ -248,10 +252,16 @@ _OFFERED = re.compile(
 )
 
 
+# The answer between two bounds: `24 ≤ answer ≤ 26`, `250 < x < 270`.
+_BETWEEN_BOUNDS = re.compile(
+    r"\d[ \t]*(?:≤|<=|<|\\le)[ \t]*[A-Za-z]+[ \t]*(?:≤|<=|<|\\le)[ \t]*\\?\$?\d"
+)
+
+
 def offers_range(sentence: str) -> bool:
     """Whether a sentence gives its value as a range of two values (an ascending pair, in one
     unit, or a value with a tolerance, `80 ± 5`) or as a set of candidates: no one answer."""
-    if _TOLERANCE.search(sentence) or _OFFERED.search(sentence):
+    if _TOLERANCE.search(sentence) or _OFFERED.search(sentence) or _BETWEEN_BOUNDS.search(sentence):
         return True
     if "=" in sentence:
         return False  # working

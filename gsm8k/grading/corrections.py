@@ -19,10 +19,16 @@ CORRECTION_OPENING = (
     r"|in[ \t]++fact)"
     r"\b[ \t,:!—–-]*+(?:it(?:['’]s|[ \t]++is)[ \t]++)?"
     # `Double-checking, the total is really 20.`: the value the sentence says it really is.
-    r"|[^.!?\n\d]{0,60}?\b(?:is|are|was|comes[ \t]++to)[ \t]++(?:really|actually)[ \t]++)"
+    r"|[^.!?\n\d]{0,60}?\b(?:is|are|was|comes[ \t]++to)[ \t]++(?:really|actually)[ \t]++"
+    # `…; the real total is 472.`: the value a correction says the answer really is.
+    r"|[^.!?\n\d]{0,80}?\b(?:the|my)[ \t]++(?:real|actual|correct|true|right"
+    r"|corrected)[ \t]++(?:total"
+    r"|answer|amount|number|value|result|figure|count|sum)[ \t]++(?:is|would[ \t]++be"
+    r"|comes[ \t]++to)"
+    r"[ \t]++)"
     r"(?=[-−]?\\?[$£€¥₹]?[ \t]?\d++(?:[.,]\d++)*(?:[ \t]++[A-Za-z]{2,12})?[ \t]*+"
     r"(?:[.!]?[ \t]*+$|[.!][ \t]))"
 )
 CORRECTION_HINTS: tuple[str, ...] = ("wait", "actually", "edit", "erratum", "fact", "really")
-CORRECTION_HINTS += ("correction",)
+CORRECTION_HINTS += ("correction", "real ", "actual ", "correct ", "true ", "right ")
 """A part of every correction marker, in lower case: texts without one skip the pattern."""

@@ -47,7 +47,7 @@ from gsm8k.grading.doubt import (
 from gsm8k.grading.endings import stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
-from gsm8k.grading.numbers import normalize, same_number
+from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.result_statement import NOT_OURS, result_statement
@@ -57,6 +57,7 @@ from gsm8k.grading.statements import (
     STATEMENT,
     VALUE_WINDOW,
     Statement,
+    listed_after_other,
     sentence_before,
     statements,
 )
@@ -104,12 +105,6 @@ _UNIT_WORD = re.compile(r"[\d,.]*+\}?\$?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A
 # The result of a computation in the working: `= 36`, `= $36`.
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200
-_LATEX_SPACE = re.compile(r"\\(?:q?quad|[,;:! ]|enspace|hspace\{[^{}]*\})")
-# Searched in "\n" + the case-folded text: every branch opens on a literal, which the engine skips
-# to (a `^` branch, or IGNORECASE, has it try every position).
-_MARK_NEAR = re.compile(r"answer|####|\\boxed|\n[ \t]*a[ \t]*:")
-_JSON_LISTED = re.compile(r"\}[ \t]*+(?:```)?\s*+,?\s*+(?:```(?:json)?)?\s*+[\[{]?\s*+\{\s*+\Z")
-_LIST_LOOK = 200  # characters before a statement searched for one it is listed after
 _OFFER_LOOK = 2_000
 _CONCLUSION_LOOK = 400
 """Characters at the end of a text in which its closing sentence is looked for."""
@@ -156,7 +151,7 @@ def deliver(
     value_end = _DIGIT_RUN.search(text, current.start, current.end)
     if undecided_after(text, current.end if value_end is None else value_end.end()):
         return NoAnswer(UNDECIDED_NOTE)  # `ANSWER: 36` … `But honestly 9 is equally likely.`
-    if _listed_after_other(reader, current):
+    if listed_after_other(reader, current):
         return NoAnswer(LISTED)
     if _per_case(text, current):
         return NoAnswer(HEDGED_BOTH)  # `The answer is 3 if it means total bolts, 2 if blue only.`
@@ -268,42 +263,6 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
             if not (same_quantity(other, statement.value) and unit is not None):
                 return True
     return False
-
-
-def _listed_after_other(reader: Reader, statement: Statement) -> bool:
-    """Whether the statement comes right after one of another value, nothing but space and
-    punctuation between (`ANSWER: 9\nANSWER: 36`, `\boxed{180} \boxed{3}`): a list."""
-    if statement.rule == "json" and _JSON_LISTED.search(
-        reader.text, max(0, statement.start - _LIST_LOOK), statement.start
-    ):
-        # `{"answer": 33, "confidence": 0.5}` / `{"answer": 23, …}`: two answer objects.
-        earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
-        if earlier and earlier[-1].rule == "json":
-            return not same_number(earlier[-1].value, statement.value)
-    before = reader.text[max(0, statement.start - _LIST_LOOK) : statement.start]
-    if "\\" in before:
-        before = _LATEX_SPACE.sub("", before)
-    before = before.rstrip(" \t\n*_`")
-    if (
-        not before
-        or not (before[-1].isdigit() or before[-1] in "}$")
-        or not _MARK_NEAR.search("\n" + before.casefold())
-    ):
-        return False  # prose before it (the common case): no statement ends right there
-    earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
-    if not earlier:
-        return False
-    previous = earlier[-1]
-    gap = reader.text[previous.end : statement.start]
-    if previous.end > statement.start:
-        return False  # one statement read twice (`Answer: … she spent \\boxed{32}`)
-    if normalize(previous.value) in statement.text:
-        return False  # `"answer": "290 (typo, should be 292)"`: it corrects the value before
-    gap = _LATEX_SPACE.sub("", gap)  # `\\boxed{18} \\quad \\boxed{8}`
-    # A code fence between quotes what it holds.
-    return not same_number(previous.value, statement.value) and not any(
-        char.isalnum() or char == "`" for char in gap
-    )
 
 
 def _stated_before(reader: Reader, statement: Statement) -> bool:

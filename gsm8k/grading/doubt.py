@@ -265,3 +265,29 @@ def one_of_several(sentence: str) -> bool:
     if _ONE_OR_OTHER.search(sentence.casefold()) is None:
         return False  # neither `one` nor `other` before a space (the common case, found cheaply)
     return _ONE_OF_SEVERAL.search(sentence) is not None
+
+
+# A closing sentence addressed to the reader: `Let me know if you'd like a table for years 1
+# through 15!`, `Hope this helps!`. Its numbers are no candidates, and it states no answer.
+_COURTESY = re.compile(
+    r"\b(?:let[ \t]+me[ \t]+know|feel[ \t]+free|hope[ \t]+(?:this|that|it)[ \t]+helps"
+    r"|if[ \t]+you['’]?d"
+    r"[ \t]+like|would[ \t]+you[ \t]+like|happy[ \t]+to[ \t]+help|glad[ \t]+to[ \t]+help"
+    r"|don['’]t[ \t]+hesitate)\b",
+    re.IGNORECASE,
+)
+_COURTESY_LOOK = 300
+
+
+def without_courtesy(text: str) -> str:
+    """The text without the sentences addressed to the reader that close it."""
+    tail_start = max(0, len(text) - _COURTESY_LOOK)
+    if _COURTESY.search(text, tail_start) is None:
+        return text  # the common case, found with one scan of the tail
+    end = len(text.rstrip())
+    while True:
+        opened = max(text.rfind(mark, tail_start, end - 1) for mark in (". ", "! ", "? ", "\n"))
+        start = opened + 1 if opened >= 0 else tail_start
+        if start <= tail_start or _COURTESY.search(text, start, end) is None:
+            return text[:end]
+        end = len(text[:start].rstrip())

@@ -55,6 +55,7 @@ from gsm8k.grading.closing import find_closing_number
 from gsm8k.grading.delivered import deliver
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
 from gsm8k.grading.disclaimed import DISCLAIMED, disclaimed
+from gsm8k.grading.doubt import without_courtesy
 from gsm8k.grading.endings import (
     CUT_TEXT_LENGTH,
     cut_mid_number,
@@ -227,7 +228,7 @@ def _apply_rules(
 ) -> Extraction | None:
     """The rules in order on a reader's text; ``None`` when none found an answer (and, with
     ``fallback``, the last-number fallback found none either)."""
-    text = _cut_continuation(reader.text, reader.question_text)
+    text = without_courtesy(_cut_continuation(reader.text, reader.question_text))
     if truncated and _inside_json_reasoning(text):
         return Extraction(None, "none", False, "", TRUNCATED_IN_JSON_REASONING)
     reader = reader.with_text(text)

@@ -58,7 +58,7 @@ _RANGE_OR_EXPRESSION = re.compile(
     r"(?:(?:any(?:where|[ \t]+(?:number|value|amount|whole[ \t]+number))|somewhere)[ \t]+)?"
     r"(?:between|from)[ \t]+\\?[$£€¥₹]?[ \t]?\d[\d,.]*[ \t]*[A-Za-z]{0,12}[ \t]*(?:and|to)"
     r"[ \t]+\\?[$£€¥₹]?\d"
-    r"|(?![aAI][ \t])[A-Za-z][ \t]*[-+*/×−][ \t]*\d"
+    r"|(?![aAI][ \t])[A-Za-z][ \t]*[-+*/×−][ \t]*\d|\d[\d,.]*[ \t]*(?:≤|<=|<|\\le)[ \t]*[A-Za-z]"
     r"|(?:at[ \t]+(?:least|most)|(?:more|less|fewer|greater)[ \t]+than"
     r"|no[ \t]+(?:more|less|fewer)[ \t]+than)[ \t]+\\?[$£€¥₹]?[ \t]?\d",
     re.IGNORECASE,

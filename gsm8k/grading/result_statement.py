@@ -35,6 +35,8 @@ from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.units import (
     asked_period,
     asking_text,
+    competing,
+    one_quantity,
     rate_follows,
     rate_period,
     unit_named,
@@ -62,7 +64,8 @@ NOT_OURS = re.compile(
     r"|incorrect|a[ \t]+mistake)\b|\b(?:some(?:one)?|many|others?|people|one)[ \t]+(?:might|may"
     r"|would|could|will)[ \t]+(?:say|answer|get|think|write|pick|choose)\b|\btempting[ \t]+to\b"
     r"|\bdon['’]?t[ \t]+confuse\b|\b(?:we|you)[ \t]+don['’]?t[ \t]+want\b|\bnaive(?:ly)?\b"
-    r"|\banswer[ \t]+is[ \t]+not\b|\bnot[ \t]+to[ \t]+be[ \t]+confused\b",
+    r"|\banswer[ \t]+is[ \t]+not\b|\bnot[ \t]+to[ \t]+be[ \t]+confused\b|\ban[ \t]+answer[ \t]+of\b"
+    r"|\b(?:you|one)[ \t]+(?:might|may|could|will)[ \t]+(?:see|get|find|read)\b|\belsewhere\b",
     re.IGNORECASE,
 )
 # Working, in signs or in words: `28 / 7`, `we divide 28 by 7`, `raising 1.20 to the power of 18`.
@@ -181,6 +184,9 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     return False
 
 
+_RESULT_IN = re.compile(r"\d")
+
+
 def _delivers(
     reader: Reader, start: int, end: int, result: Decimal, percent_asked: bool, asked: str | None
 ) -> bool:
@@ -191,11 +197,16 @@ def _delivers(
     if found is not None and same_number(found[0], result):
         return True
     sentence = reader.text[start:end]
+    at = _RESULT_IN.search(sentence)
+    if at is not None and NOT_OURS.search(sentence, at.end()):
+        return True  # `$694; the figure $704 you might see elsewhere double-counts`
     for match in reader.numbers.finditer(sentence):
         value = value_with_fraction(match, sentence)
         if value is None or same_number(value, result):
             continue
         period = rate_period(sentence, match.end())
+        if period is not None and period == asked:
+            return False  # `$48 a day, which is $336 a week` when a week is asked
         if (period is not None and period != asked) or (
             not percent_asked and _PERCENT_AFTER.match(sentence, match.end())
         ):
@@ -204,12 +215,32 @@ def _delivers(
             continue  # `$16 …, which works out to about 27 cents a night`
         if ruled_out_at(reader.text, start + match.start(), start + match.end()):
             continue
+        if _in_other_unit(sentence, result, value, match.end()):
+            continue  # `5 hours, i.e. 300 minutes`: the result in another unit
         if value.copy_abs() in reader.question and restates_question(
             reader.text, start + match.start(), start + match.end(), value, reader.quantities, start
         ):
             continue  # `$16 on ice cream over 60 days`: a number of the question restated
         return False
     return True
+
+
+_UNIT_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})")
+
+
+def _in_other_unit(sentence: str, result: Decimal, value: Decimal, end: int) -> bool:
+    """Whether ``value`` (ending at ``end``) restates the result in another unit of its kind
+    (`5 hours, i.e. 300 minutes`, `$57.00 — that's 5,700 cents`), each with its unit written."""
+    found = _UNIT_AFTER.match(sentence, end)
+    other = unit_named(found.group(1)) if found is not None else None
+    for number in re.finditer(r"(\$)?[ \t]?(\d[\d,]*(?:\.\d+)?)", sentence):
+        if not same_number(Decimal(number.group(2).replace(",", "")), result):
+            continue
+        named = _UNIT_AFTER.match(sentence, number.end())
+        unit = "dollar" if number.group(1) else unit_named(named.group(1)) if named else None
+        if unit and other and competing(unit, other) and one_quantity(result, unit, value, other):
+            return True
+    return False
 
 
 def _aside(
@@ -226,9 +257,9 @@ def _aside(
     one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
     if NOT_OURS.search(sentence):
         return 0  # `Some might say 60 cups …`, `The answer is not 10 cm — …`
-    if (not statement and _CONCLUDES.match(sentence)) or _WORKING.search(sentence):
-        return None  # a conclusion, or more working: not a remark on the result
     hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
+    if (not statement and _CONCLUDES.match(sentence)) or (_WORKING.search(sentence) and not hedged):
+        return None  # a conclusion, or more working: not a remark on the result
     period = _PERIOD_WORD.match(sentence)  # `Per day, that's $2.50.`
     other_period = period is not None and asked != unit_named(
         _ADVERB.get((period.group("adverb") or "").lower()) or period.group("period").lower()

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from gsm8k.grading.corrections import CORRECTION_OPENING
 from gsm8k.grading.doubt import sentence_hedged
+from gsm8k.grading.numbers import normalize, same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, Reader
 from gsm8k.grading.rules import DECORATION, boxed_spans
@@ -121,3 +122,47 @@ def sentence_before(reader: Reader, start: int) -> Statement | None:
     if len(values) != 1 or _WORKING.search(sentence) or sentence_hedged(text, begin, end):
         return None
     return Statement("last_number", values.pop(), sentence.strip(), begin, end, False)
+
+
+_LATEX_SPACE = re.compile(r"\\(?:q?quad|[,;:! ]|enspace|hspace\{[^{}]*\})")
+# Searched in "\n" + the case-folded text: every branch opens on a literal, which the engine skips
+# to (a `^` branch, or IGNORECASE, has it try every position).
+_MARK_NEAR = re.compile(r"answer|####|\\boxed|\n[ \t]*a[ \t]*:")
+_JSON_LISTED = re.compile(r"\}[ \t]*+(?:```)?\s*+,?\s*+(?:```(?:json)?)?\s*+[\[{]?\s*+\{\s*+\Z")
+_LIST_LOOK = 200  # characters before a statement searched for one it is listed after
+
+
+def listed_after_other(reader: Reader, statement: Statement) -> bool:
+    """Whether the statement comes right after one of another value, nothing but space and
+    punctuation between (`ANSWER: 9\nANSWER: 36`, `\boxed{180} \boxed{3}`): a list."""
+    if statement.rule == "json" and _JSON_LISTED.search(
+        reader.text, max(0, statement.start - _LIST_LOOK), statement.start
+    ):
+        # `{"answer": 33, "confidence": 0.5}` / `{"answer": 23, …}`: two answer objects.
+        earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
+        if earlier and earlier[-1].rule == "json":
+            return not same_number(earlier[-1].value, statement.value)
+    before = reader.text[max(0, statement.start - _LIST_LOOK) : statement.start]
+    if "\\" in before:
+        before = _LATEX_SPACE.sub("", before)
+    before = before.rstrip(" \t\n*_`")
+    if (
+        not before
+        or not (before[-1].isdigit() or before[-1] in "}$")
+        or not _MARK_NEAR.search("\n" + before.casefold())
+    ):
+        return False  # prose before it (the common case): no statement ends right there
+    earlier = statements(reader, max(0, statement.start - _LIST_LOOK), statement.start)
+    if not earlier:
+        return False
+    previous = earlier[-1]
+    gap = reader.text[previous.end : statement.start]
+    if previous.end > statement.start:
+        return False  # one statement read twice (`Answer: … she spent \\boxed{32}`)
+    if normalize(previous.value) in statement.text:
+        return False  # `"answer": "290 (typo, should be 292)"`: it corrects the value before
+    gap = _LATEX_SPACE.sub("", gap)  # `\\boxed{18} \\quad \\boxed{8}`
+    # A code fence between quotes what it holds.
+    return not same_number(previous.value, statement.value) and not any(
+        char.isalnum() or char == "`" for char in gap
+    )
