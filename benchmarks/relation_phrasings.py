@@ -159,6 +159,8 @@ def after_result(template: str) -> Phrasing:
     ``d``: a closing sentence that states the result, then a remark on it."""
 
     def build(case: Case) -> str | None:
+        if "```" in case.completion:
+            return None  # a program's assignments are no working results
         results = _RESULT.findall(case.completion[: case.statement.start])
         last = results[-1].replace(",", "") if results else ""
         if case.statement.kind not in NOT_JSON or not last or Decimal(last) != case.statement.value:
