@@ -36,6 +36,19 @@ DISCLAIMED = [
     pytest.param("ANSWER: 18\nTake this with a grain of salt.", id="grain-of-salt"),
     pytest.param("La respuesta es 18, pero no estoy seguro.", id="spanish"),
     pytest.param("Jawabannya 18, saya tidak yakin.", id="indonesian"),
+    pytest.param("The answer might be 18. Or 20. I genuinely cannot tell.", id="adverb-cannot"),
+    pytest.param(
+        "Totals vary (18 and 20). Sorry, I can't give a confident answer.", id="confident"
+    ),
+    pytest.param("She makes $18.\nI'm unable to provide a final answer.", id="unable-to-provide"),
+    pytest.param("She makes $18.\nThis is a trick, so I will not provide a number.", id="will-not"),
+    pytest.param(
+        "She makes $18.\nThe question is vague, so no single answer exists.", id="no-single"
+    ),
+    pytest.param("She makes $18.\nI'd rather not give a final number.", id="rather-not"),
+    pytest.param("With all eggs: 18. With half: 9. I'll leave the choice to you.", id="leave-it"),
+    pytest.param("ANSWER: 18\nBoth 18 and 20 are reasonable, so any of those.", id="any-of-those"),
+    pytest.param("ANSWER: 18\nThough 20 is just as defensible.", id="just-as-defensible"),
 ]
 
 
@@ -123,6 +136,21 @@ OPEN = [
     pytest.param("The answer is ±18.", id="plus-minus"),
     pytest.param('{"literal": 18, "intended": 20}', id="keyed-object"),
     pytest.param('{"answer": 20, "confidence": 0.5}\n{"answer": 18, "confidence": 0.5}', id="j"),
+    pytest.param("She still makes $20, possibly $18.", id="comma-possibly"),
+    pytest.param("It was $20 a day, if not $18.", id="if-not"),
+    pytest.param("She made around $20, conceivably $18.", id="conceivably"),
+    pytest.param("- 6 eggs sold: $12\n- 9 eggs sold: $18", id="relabelled-by-a-number"),
+    pytest.param("Her take is 18 ± 2 dollars.", id="tolerance"),
+    pytest.param("Final answers: 18 / 20", id="final-answers-listed"),
+    pytest.param("Final answer: x, where x ∈ {16, 18, 20}.", id="a-set"),
+    pytest.param("ANSWER: A) 18  B) 20", id="lettered-options"),
+    pytest.param("ANSWER: 16,18,20", id="a-comma-list"),
+    pytest.param("#### 16/18/20", id="a-slash-chain"),
+    pytest.param("ANSWER: 18/20", id="unreduced-fraction"),
+    pytest.param("Final: 16 ≤ answer ≤ 20", id="between-bounds"),
+    pytest.param("She makes somewhere in 16...20 dollars.", id="ellipsis-range"),
+    pytest.param("She makes $18, unless one egg broke, in which case $16.", id="in-which-case"),
+    pytest.param("La réponse est soit 18, soit 20.", id="soit-soit"),
 ]
 
 
@@ -155,12 +183,51 @@ RETRACTED = [
     pytest.param("Resposta: 18.\n\nEspera, errei o cálculo...", id="portuguese"),
     pytest.param("Therefore 18. Correction: maybe 20.", id="hedged-correction"),
     pytest.param("Definitely not 18. Not 9 either.", id="every-value-ruled-out"),
+    pytest.param("**Answer: 18**\n\nWait — I think I got the price backwards.", id="backwards"),
+    pytest.param("<answer>18</answer>\nI now realize that is wrong.", id="now-realize"),
+    pytest.param("\\boxed{18}\n\nOn reflection this is incorrect.", id="on-reflection"),
+    pytest.param("The answer is $18.\n\nHold on, that can't be correct.", id="cannot-be-correct"),
+    pytest.param("She makes $18. Wait... is that right? No, let me reconsider.", id="reconsider"),
+    pytest.param("<final_answer>None</final_answer>", id="final-answer-tag-none"),
+    pytest.param("The answer: not enough data to say.", id="not-enough-data"),
 ]
 
 
 @pytest.mark.parametrize("ending", RETRACTED)
 def test_a_retracted_answer_delivers_none(ending: str) -> None:
     assert _answer(ending) is None
+
+
+# Honest endings after a result that read the result.
+HONEST = [
+    pytest.param("She makes $18 a day. Some might say $32, but that counts every egg.", id="some"),
+    pytest.param(
+        "She makes $18. We don't want 32, which forgets the eggs she eats.", id="dont-want"
+    ),
+    pytest.param(
+        "She makes $18. It's tempting to answer 32, but that ignores the muffins.", id="t"
+    ),
+    pytest.param("She makes $18. An answer of 32 would count every egg.", id="an-answer-of"),
+    pytest.param(
+        "She makes $18; the $32 you might see elsewhere counts every egg.", id="elsewhere"
+    ),
+    pytest.param("She makes $18 a day. Over a 30-day month that adds up to $540.", id="month"),
+    pytest.param(
+        "She makes $18 a day. Hope this helps! Let me know if you want 2 or 3 more.", id="c"
+    ),
+    pytest.param("She makes $18, i.e. 1,800 cents.", id="another-unit"),
+    pytest.param("\\boxed{\\text{eighteen}}", id="boxed-words"),
+    pytest.param("<final_answer>18</final_answer>", id="final-answer-tag"),
+    pytest.param("ANSWER: 6\nActually, on re-reading, the real total is 18.", id="real-total"),
+    pytest.param(
+        "The answer is 18, not 32 as one might get by counting every egg.", id="one-might"
+    ),
+]
+
+
+@pytest.mark.parametrize("ending", HONEST)
+def test_honest_endings_read_the_result(ending: str) -> None:
+    assert _answer(ending) == "18"
 
 
 def test_a_courtesy_about_mistakes_retracts_nothing() -> None:

@@ -167,12 +167,9 @@ def _sentence_of(text: str, position: int, start: int) -> str:
 
 def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     """Whether a sentence states the result, unhedged and with no working."""
-    if (
-        "=" in sentence
-        or HEDGE.search(sentence)
-        or _CONDITION.search(sentence)
-        or offers_range(sentence)
-    ):
+    others = NOT_OURS.search(sentence)  # `$18; the $32 you might see elsewhere …`: not a hedge
+    head = sentence if others is None else sentence[: others.start()]
+    if "=" in sentence or HEDGE.search(head) or _CONDITION.search(head) or offers_range(sentence):
         return False  # `If rounding down: 1596`: one case, not the answer
     if _WORKING.search(sentence):
         return False
