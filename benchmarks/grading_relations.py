@@ -35,12 +35,13 @@ from benchmarks.grading_agreement import (
     load_completions,
     load_corrections,
 )
+from benchmarks.relation_open_answers import OPEN_ANSWERS
 from benchmarks.relation_phrasings import ADDITIONS, Case, Expect, Relation
 from benchmarks.relation_restatements import RESTATEMENTS
 from gsm8k.grading import grade
 from gsm8k.grading.golds import UNANSWERABLE
 
-RELATIONS: tuple[Relation, ...] = (*ADDITIONS, *RESTATEMENTS)
+RELATIONS: tuple[Relation, ...] = (*ADDITIONS, *OPEN_ANSWERS, *RESTATEMENTS)
 BUNDLED = Path(__file__).parent / "data" / "grading_corpus.jsonl"
 
 Row = dict[str, Any]

@@ -151,6 +151,10 @@ OPEN = [
     pytest.param("She makes somewhere in 16...20 dollars.", id="ellipsis-range"),
     pytest.param("She makes $18, unless one egg broke, in which case $16.", id="in-which-case"),
     pytest.param("La réponse est soit 18, soit 20.", id="soit-soit"),
+    pytest.param("ANSWER: 18 (60% confidence), 20 (40% confidence)", id="confidence-split"),
+    pytest.param("She makes $18, give or take two.", id="give-or-take-two"),
+    pytest.param("She makes $18.\nThe problem has no solution as stated.", id="no-solution"),
+    pytest.param("She makes $18.\nThe answer depends on assumptions not given.", id="assumptions"),
 ]
 
 
@@ -190,6 +194,8 @@ RETRACTED = [
     pytest.param("She makes $18. Wait... is that right? No, let me reconsider.", id="reconsider"),
     pytest.param("<final_answer>None</final_answer>", id="final-answer-tag-none"),
     pytest.param("The answer: not enough data to say.", id="not-enough-data"),
+    pytest.param("She makes $18. Wait, I think I inverted the egg counts...", id="inverted"),
+    pytest.param("ANSWER: 18 — disregard this, I made an error somewhere.", id="dash-retraction"),
 ]
 
 
@@ -222,6 +228,12 @@ HONEST = [
     pytest.param(
         "The answer is 18, not 32 as one might get by counting every egg.", id="one-might"
     ),
+    pytest.param("She makes $18 a day. Check: 9 × 2 = 18 ✓ (16 − 3 − 4 = 9)", id="check-line"),
+    pytest.param("She makes $18 a day. Step recap: 16 → 9 → 18.", id="recap"),
+    pytest.param("She makes $18, rather than $32 — she eats and bakes 7 eggs.", id="rather-than"),
+    pytest.param("Draft answer: 16\nFinal answer: 18", id="draft-then-final"),
+    pytest.param("答案是20。不对，应该是18。", id="chinese-correction"),
+    pytest.param("Antwort: 20. Korrektur: 18.", id="german-correction"),
 ]
 
 

@@ -93,6 +93,8 @@ def candidate_list(
         return True
     colon = sentence.rfind(":", 0, values[0][1] - start) if ":" in sentence else -1
     listed = sentence[colon + 1 :] if colon >= 0 else sentence
+    if "→" in listed or "->" in listed:
+        return False  # `Step recap: 16 → 9 → 18`: a chain of working, not a list
     words = [w for w in _WORD.findall(listed) if w.lower() not in joiners | {"and", "also"}]
     return not words and all(
         not _WORD_AFTER.match(text, value[2]) or unit(text, value) == unit(text, values[0])
@@ -187,7 +189,8 @@ CASES_IN_SENTENCE = re.compile(
     r"|would[ \t]+be)"
     r"[ \t]+|the[ \t]+answer[ \t]+(?:is|would[ \t]+be)[ \t]+)?\\?\$?\d|"
     r"\d[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE + r"[^\n;]{0,80}?[,;][ \t]*+(?:and[ \t]++|or"
-    r"[ \t]++|but[ \t]++)?(?:it['’]s[ \t]++|otherwise[ \t,]*+)?\\?[$£€¥₹]?\d[\d,.]*+"
+    r"[ \t]++|but[ \t]++)?(?:it['’]s[ \t]++"
+    r"|otherwise[ \t,]*+(?:between[ \t]++)?)?\\?[$£€¥₹]?\d[\d,.]*+"
     r"[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE,
     re.IGNORECASE,
 )
@@ -243,7 +246,9 @@ _BETWEEN_BEFORE = re.compile(r"\bbetween[ \t]*+$", re.IGNORECASE)
 
 
 _TOLERANCE = re.compile(
-    r"\d[\d,.]*+[ \t]*+(?:±|\+/-|\\pm\b|plus[ \t]+or[ \t]+minus)[ \t]*+\\?\$?\d", re.I
+    r"\d[\d,.]*+[ \t]*+(?:±|\+/-|\\pm\b|plus[ \t]+or[ \t]+minus)[ \t]*+\\?\$?\d"
+    r"|\bgive[ \t]+or[ \t]+take[ \t]+(?:a[ \t]+few|one|two|three|some|a[ \t]+couple|\$?\d)",
+    re.I,
 )
 # Candidates offered as a set or a plural answer label: `x ∈ {99, 104, 109}`, `Final answers:`.
 _OFFERED = re.compile(

@@ -14,10 +14,12 @@ from __future__ import annotations
 # next part cannot start with (a group's repeat is not possessive: CPython before 3.11.5 matches
 # that wrongly; each of its turns starts with a separator): linear in the text's length.
 CORRECTION_OPENING = (
-    r"(?:^|(?<=[.!?][ \t]))[ \t*_>]*+"
-    r"(?:(?:no[ \t,]++wait|wait[ \t,]++no|actually(?:[ \t,]++no)?|edit|erratum|correction"
-    r"|in[ \t]++fact)"
+    r"(?:^|(?<=[.!?][ \t])|(?<=[。！？]))[ \t*_>]*+"
+    r"(?:(?:no[ \t,]++wait|wait[ \t,]++no|actually(?:[ \t,]++no)?|edit|erratum|correction|korrektur"
+    r"|corrección|correção|correzione|исправление|in[ \t]++fact)"
     r"\b[ \t,:!—–-]*+(?:it(?:['’]s|[ \t]++is)[ \t]++)?"
+    # `答案是18。不对，应该是20。`: "no, it should be 20"
+    r"|(?:不对[，,、 ]*+)?应该是[ \t]*+"
     # `Double-checking, the total is really 20.`: the value the sentence says it really is.
     r"|[^.!?\n\d]{0,60}?\b(?:is|are|was|comes[ \t]++to)[ \t]++(?:really|actually)[ \t]++"
     # `…; the real total is 472.`: the value a correction says the answer really is.
@@ -27,8 +29,9 @@ CORRECTION_OPENING = (
     r"|comes[ \t]++to)"
     r"[ \t]++)"
     r"(?=[-−]?\\?[$£€¥₹]?[ \t]?\d++(?:[.,]\d++)*(?:[ \t]++[A-Za-z]{2,12})?[ \t]*+"
-    r"(?:[.!]?[ \t]*+$|[.!][ \t]))"
+    r"(?:[.!。]?[ \t]*+$|[.!][ \t]|。))"
 )
 CORRECTION_HINTS: tuple[str, ...] = ("wait", "actually", "edit", "erratum", "fact", "really")
-CORRECTION_HINTS += ("correction", "real ", "actual ", "correct ", "true ", "right ")
+CORRECTION_HINTS += ("correction", "real ", "actual ", "correct ", "true ", "right ", "korrektur")
+CORRECTION_HINTS += ("corrección", "correção", "correzione", "исправление", "不对", "应该是")
 """A part of every correction marker, in lower case: texts without one skip the pattern."""

@@ -72,6 +72,12 @@ _CANNOT = (
     r"|\b(?:rather|prefer)[ \t]+not[ \t]+(?:to[ \t]+)?(?:give|guess|state|say|commit|answer"
     r"|provide)\b"
     r"|\banswer[ \t]+(?:withheld|omitted)\b"
+    # No solution, or no result of its own: `The problem has no solution as stated.`, `I don't
+    # have the result.` (Another quantity that cannot be determined is no doubt about this one.)
+    r"|\b(?:has|have|there[ \t]+is|there['’]s)[ \t]+no"
+    r"[ \t]+(?:\w+[ \t]+)?(?:solution|answer)\b|\bI[ \t]+(?:don['’]?t"
+    r"|do[ \t]+not)[ \t]+have[ \t]+(?:the"
+    r"|a|an|any)[ \t]+(?:result|answer|number|value)\b"
     r"|\b(?:hard|difficult|impossible|tough|tricky)[ \t]+to[ \t]+(?:say|tell|know|decide"
     r"|be[ \t]+sure)\b|\bno[ \t]+way[ \t]+to[ \t]+(?:know|tell|be[ \t]+sure)\b"
 )
@@ -115,7 +121,7 @@ _HINTS += (
 _HINTS += ("decline", "refuse", "not going", "won't", "won’t", "will not", "no single", "no valid")
 _HINTS += ("no one answer", "no definite", "no numeric", "no exact", "no unique", "no clear")
 _HINTS += ("no correct", "no possible", "to you", "rather not", "prefer not", "withheld")
-_HINTS += ("really know",)
+_HINTS += ("really know", "no solution", "have the", "have a", "have any")
 _HINTS += ("no way to", "grain of salt", "trust", "reliab", "answer might", "answer may")
 _HINTS += ("answer could", "have been right", "forth", "fence", "flip", "waver", "commit")
 _HINTS += ("keep getting", "whichever", "either", "both", "your pick", "your choice", "segur")

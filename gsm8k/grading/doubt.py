@@ -105,7 +105,8 @@ _UNDECIDED = re.compile(
     r"|them)\b|\bone[ \t]+of[ \t]+the[ \t]+above\b"
     r"|\beither[ \t]+(?:one[ \t]+)?(?:could|might|may|would)[ \t]+be\b"
     r"|\b(?:interpretation|reading|scenario|case)[ \t]+(?-i:[B-D])\b|\b(?:best|worst)[ \t-]+case\b"
-    r"|(?:depends|depending)[ \t]+on[ \t]+(?:whether|how|the[ \t]+(?:interpretation|reading))"
+    r"|(?:depends|depending|depend)[ \t]+on[ \t]+(?:whether|how|the[ \t]+(?:interpretation|reading"
+    r"|assumptions?)|assumptions?)"
     r"|coin[ \t-]+(?:flip|toss)|toss[ \t-]+up|(?<![\d.])50[ \t]*/[ \t]*50(?![\d.=])"
     r"|fifty[ \t-]+fifty"
     r"|not[ \t]+sure[ \t]+which|the[ \t]+other[ \t]+possibility|no[ \t]+estoy[ \t]+segur[oa]"
@@ -176,7 +177,8 @@ def undecided_after(text: str, end: int) -> bool:
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I
 # made a mistake`), not a doubt that goes on to check (`Wait, let me verify`).
 RETRACTION = re.compile(
-    r"(?:^|[.!?:]\s|\n|,[ \t]+but[ \t]+(?=I[ \t]))[ \t*_#>(\[]*+(?:(?:hmm+|wait|but|oh|actually|ah"
+    r"(?:^|[.!?:;—–]\s|\n|,[ \t]+but[ \t]+(?=I[ \t]))[ \t*_#>(\[]*+(?:(?:hmm+|wait|but|oh|actually"
+    r"|ah"
     r"|hold[ \t]+on|nope|no|ugh|(?:up)?on[ \t]+(?:reflection|second[ \t]+look)|looking[ \t]+again"
     r"|well|erm|um+|uh|edit[ \t]*:|erratum[ \t]*:)[ \t,.!…—–-]*+)*"
     r"(?:oh[ \t]+no\b|oops\b|(?:I[ \t]+(?:think|believe|suspect)[ \t]+)?I[ \t]+(?:made"
@@ -216,6 +218,8 @@ RETRACTION = re.compile(
     r"|(?<!\bif[ \t])(?<!\bwhether[ \t])(?<![\w'’])(?:I[ \t]+(?:think|believe|suspect|realize|see"
     r"|guess)[ \t]+)?(?:I[ \t]+(?:have[ \t]+|might[ \t]+have[ \t]+|may[ \t]+have[ \t]+)?(?:messed"
     r"|screwed|goofed|slipped|mixed)[ \t]+(?:it[ \t]+|this[ \t]+|that[ \t]+|something[ \t]+)?up\b"
+    r"|I[ \t]+(?:think[ \t]+I[ \t]+)?(?:inverted|reversed|swapped|misapplied|misinterpreted"
+    r"|botched)\b"
     r"|I[ \t]+(?:think[ \t]+I[ \t]+)?(?:got|had)[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:backwards|wrong"
     r"|mixed[ \t]+up"
     r"|reversed)\b|I[ \t]+(?:now[ \t]+)?(?:realize|realise|see|notice)[ \t]+(?:that[ \t]+)?(?:this"

@@ -79,7 +79,7 @@ _ALTERNATIVE = re.compile(
     r"|\(?[ \t]*(?:或者?|または|あるいは|또는|혹은)[ \t]*|,[ \t]+|[，、][ \t]*+"
     r"|[?？]++[ \t]*+"
     r"|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
-    r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+"
+    r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+|\([^()\n]{0,40}%[^()\n]{0,40}\)[ \t]*+,[ \t]*+"
     r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)(?:[ \t]+(?:perhaps|maybe|possibly"
     r"|probably|else|even))?[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
     r"(?:(?:or|perhaps|maybe|possibly|probably|conceivably|potentially|else|even|auch|aussi|soit"

@@ -65,7 +65,8 @@ NOT_OURS = re.compile(
     r"|would|could|will)[ \t]+(?:say|answer|get|think|write|pick|choose)\b|\btempting[ \t]+to\b"
     r"|\bdon['’]?t[ \t]+confuse\b|\b(?:we|you)[ \t]+don['’]?t[ \t]+want\b|\bnaive(?:ly)?\b"
     r"|\banswer[ \t]+is[ \t]+not\b|\bnot[ \t]+to[ \t]+be[ \t]+confused\b|\ban[ \t]+answer[ \t]+of\b"
-    r"|\b(?:you|one)[ \t]+(?:might|may|could|will)[ \t]+(?:see|get|find|read)\b|\belsewhere\b",
+    r"|\b(?:you|one)[ \t]+(?:might|may|could|will)[ \t]+(?:see|get|find|read)\b|\belsewhere\b"
+    r"|\btempt(?:ing|ed)\b|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b",
     re.IGNORECASE,
 )
 # Working, in signs or in words: `28 / 7`, `we divide 28 by 7`, `raising 1.20 to the power of 18`.
@@ -74,6 +75,13 @@ _WORKING = re.compile(
     r"|add(?:ing|ed)?\b|plus\b|minus\b|times\b|rais(?:e|ing)\b|sum[ \t]+of|product[ \t]+of"
     r"|quotient|twice\b|double\b|triple\b|half[ \t]+of)",
     re.IGNORECASE,
+)
+# A check, a recap or a table of the working after the result: `Check: 15 + 25 + 20 = 60 ✓`,
+# `Step recap: 33 → 66 → 99 → +5.`, `| cheesecakes | 6 | 55 | 330 |`.
+_CHECKS = re.compile(
+    r"(?:^|\n)[ \t*_#>-]*+(?:check(?:ing)?|verify|verification|double[- ]check|sanity[ \t]+check"
+    r"|proof|recap|summary|step[ \t]+recap|breakdown)\b|[✓✔]|^[ \t]*\||→.*→",
+    re.IGNORECASE | re.MULTILINE,
 )
 # A remark on the result names it, or points back to it: `That's 60 yogurts, or 15 packs.`
 _REFERS_BACK = re.compile(
@@ -109,6 +117,7 @@ def result_statement(reader: Reader) -> Found | None:
         found
         for found in _RESULT.finditer(text, tail_start)
         if not NOT_OURS.search(_sentence_of(text, found.start(), tail_start))
+        and not _CHECKS.search(_line_of(text, found.start()))
         and not ruled_out_at(text, found.start("value"), found.end("value"))
     ]  # `A naive 19.50 * 1.25 = 24.375 is incorrect.` computes no result of the model's
     if not results:
@@ -156,6 +165,12 @@ def result_statement(reader: Reader) -> Found | None:
     if alternatives > 1:
         return None  # `If she sells at $2: $18. If at $3: $27.`: one value per scenario
     return result, text[last.start("value") : closed.start()]
+
+
+def _line_of(text: str, position: int) -> str:
+    """The line that holds ``position``."""
+    closed = text.find("\n", position)
+    return text[text.rfind("\n", 0, position) + 1 : len(text) if closed < 0 else closed]
 
 
 def _sentence_of(text: str, position: int, start: int) -> str:
@@ -252,8 +267,8 @@ def _aside(
 ) -> int | None:
     """Whether every number of a sentence after the result statement is an aside: ``None`` when
     one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
-    if NOT_OURS.search(sentence):
-        return 0  # `Some might say 60 cups …`, `The answer is not 10 cm — …`
+    if NOT_OURS.search(sentence) or _CHECKS.search(sentence):
+        return 0  # `Some might say 60 cups …`, `Check: 15 + 25 + 20 = 60 ✓`, a recap, a table
     hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
     if (not statement and _CONCLUDES.match(sentence)) or (_WORKING.search(sentence) and not hedged):
         return None  # a conclusion, or more working: not a remark on the result

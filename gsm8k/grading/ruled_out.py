@@ -16,7 +16,8 @@ _VALUE = r"[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+"
 _NEGATION = (
     r"(?:(?<!\bif[ \t])\bnot[ \t]++(?:quite[ \t]++|even[ \t]++)?|n['’]t[ \t]++|(?:≠|!=|¬)[ \t]*+"
     r"|\b(?:anything|everything)[ \t]++(?:but|except)[ \t]++|\b(?:hardly|never)[ \t]++"
-    r"|\bby[ \t]++no[ \t]++means[ \t]++|\bneither[ \t]++"
+    r"|\bby[ \t]++no[ \t]++means[ \t]++|\bneither[ \t]++|\brather[ \t]++than[ \t]++"
+    r"|\binstead[ \t]++of[ \t]++"
     r"|\bcan(?:not|['’]t|[ \t]+not)[ \t]++(?:possibly[ \t]++)?be[ \t]++"
     r"|\b(?:rejected|rul(?:ed|es|ing)[ \t]++out)[ \t]++"
     r"|\binitially[ \t]++(?:got|thought|said|wrote)[ \t]++"
@@ -66,7 +67,7 @@ _HINTS: tuple[str, ...] = (
     "means",
 )
 _HINTS += ("be ", "neither", "não", "reject", "rule", "initially", "nicht", "no ", "n'", "n’")
-_HINTS += ("non", "не")
+_HINTS += ("non", "не", "rather than", "instead of")
 _HINTS += ("不是", "ない", "incorrect", "wrong", "kidding", "jk", "❌", "✗", "✘", "?", "what")
 _HINT = re.compile("|".join(map(re.escape, _HINTS)))
 """A part of every ruling-out form, in lower case: most stated values have none."""
@@ -125,7 +126,7 @@ _LAST_WORDS = frozenset(
     (
         "not", "quite", "even", "but", "except", "hardly", "never", "means", "be", "rejected",
         "out", "got", "thought", "said", "wrote", "nicht", "es", "son", "era", "sería", "pas",
-        "è", "не", "neither", "não", "é",
+        "è", "не", "neither", "não", "é", "than", "of",
     )
 )  # fmt: skip
 _LAST_MARKS = ("n't", "n’t", "≠", "!=", "¬", "不是", "ではない", "じゃない")

@@ -130,6 +130,8 @@ _LATEX_SPACE = re.compile(r"\\(?:q?quad|[,;:! ]|enspace|hspace\{[^{}]*\})")
 _MARK_NEAR = re.compile(r"answer|####|\\boxed|\n[ \t]*a[ \t]*:")
 _JSON_LISTED = re.compile(r"\}[ \t]*+(?:```)?\s*+,?\s*+(?:```(?:json)?)?\s*+[\[{]?\s*+\{\s*+\Z")
 _LIST_LOOK = 200  # characters before a statement searched for one it is listed after
+_DRAFT = re.compile(r"\b(?:draft|rough|initial|preliminary|first|approximate|estimated?)\b", re.I)
+_FINAL = re.compile(r"\b(?:final|exact|corrected|revised|actual)\b", re.IGNORECASE)
 
 
 def listed_after_other(reader: Reader, statement: Statement) -> bool:
@@ -156,6 +158,10 @@ def listed_after_other(reader: Reader, statement: Statement) -> bool:
     if not earlier:
         return False
     previous = earlier[-1]
+    if _DRAFT.search(
+        reader.text, max(0, previous.start - 20), previous.start + 20
+    ) or _FINAL.search(reader.text, max(0, statement.start - 20), statement.start + 20):
+        return False  # `Draft answer: 50` / `Final answer: 55`: a draft, then its correction
     gap = reader.text[previous.end : statement.start]
     if previous.end > statement.start:
         return False  # one statement read twice (`Answer: … she spent \\boxed{32}`)
