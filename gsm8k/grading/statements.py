@@ -130,8 +130,18 @@ _LATEX_SPACE = re.compile(r"\\(?:q?quad|[,;:! ]|enspace|hspace\{[^{}]*\})")
 _MARK_NEAR = re.compile(r"answer|####|\\boxed|\n[ \t]*a[ \t]*:")
 _JSON_LISTED = re.compile(r"\}[ \t]*+(?:```)?\s*+,?\s*+(?:```(?:json)?)?\s*+[\[{]?\s*+\{\s*+\Z")
 _LIST_LOOK = 200  # characters before a statement searched for one it is listed after
+# The label a mark opens with on its own line: `Draft answer:`, `Answer (rough):`, `Final answer:`.
 _DRAFT = re.compile(r"\b(?:draft|rough|initial|preliminary|first|approximate|estimated?)\b", re.I)
 _FINAL = re.compile(r"\b(?:final|exact|corrected|revised|actual)\b", re.IGNORECASE)
+_LABEL_LOOK = 30
+
+
+def _label(text: str, statement: Statement) -> str:
+    """The words on a statement's line before its value: its mark and what labels it."""
+    line = text.rfind("\n", 0, statement.start) + 1
+    value = _DIGIT.search(text, statement.start, statement.end)
+    end = statement.end if value is None else value.start()
+    return text[max(line, statement.start - _LABEL_LOOK) : end]
 
 
 def listed_after_other(reader: Reader, statement: Statement) -> bool:
@@ -158,9 +168,9 @@ def listed_after_other(reader: Reader, statement: Statement) -> bool:
     if not earlier:
         return False
     previous = earlier[-1]
-    if _DRAFT.search(
-        reader.text, max(0, previous.start - 20), previous.start + 20
-    ) or _FINAL.search(reader.text, max(0, statement.start - 20), statement.start + 20):
+    if _DRAFT.search(_label(reader.text, previous)) or _FINAL.search(
+        _label(reader.text, statement)
+    ):
         return False  # `Draft answer: 50` / `Final answer: 55`: a draft, then its correction
     gap = reader.text[previous.end : statement.start]
     if previous.end > statement.start:
