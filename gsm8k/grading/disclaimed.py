@@ -199,18 +199,15 @@ def _opening(text: str, start: int) -> int:
 
 
 _DIGIT = re.compile(r"\d")
-_MARKS = (". ", ".\n", ".\t", "! ", "!\n", "? ", "?\n", "\n", "。", "！", "？")
+# A sentence mark: one of `.!?` before a space or the end, a CJK full stop, or a line break.
+_MARK = re.compile(r"[.!?](?=\s|\Z)|[。！？\n]")
 
 
 def _after_mark(text: str, start: int, end: int) -> int:
     """Just after the last sentence mark in ``text[start:end]`` that some text follows before
-    ``end`` (a mark right before it opens no sentence), else ``start``: found by ``rfind``, which
-    is far cheaper than a pattern over the window."""
-    stop = end
-    while True:
-        mark = max(text.rfind(candidate, start, stop) for candidate in _MARKS)
-        if mark < 0:
-            return start
-        if text[mark + 1 : end].strip():
-            return mark + 1
-        stop = mark
+    ``end`` (a mark right before it opens no sentence), else ``start``."""
+    after = start
+    for mark in _MARK.finditer(text, start, end):
+        if text[mark.end() : end].strip():
+            after = mark.end()
+    return after

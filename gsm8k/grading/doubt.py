@@ -281,13 +281,19 @@ _COURTESY = re.compile(
     re.IGNORECASE,
 )
 _COURTESY_LOOK = 300
+_COURTESY_HINTS: tuple[str, ...] = ("let me know", "feel free", "hope th", "hope it", "d like")
+_COURTESY_HINTS += ("ould like", "you like", "happy to", "glad to", "hesitate")
 
 
 def without_courtesy(text: str) -> str:
     """The text without the sentences addressed to the reader that close it."""
     tail_start = max(0, len(text) - _COURTESY_LOOK)
-    if _COURTESY.search(text, tail_start) is None:
-        return text  # the common case, found with one scan of the tail
+    tail = text[tail_start:].casefold()
+    if (
+        not any(hint in tail for hint in _COURTESY_HINTS)
+        or _COURTESY.search(text, tail_start) is None
+    ):
+        return text  # the common case, found with a few substring tests
     end = len(text.rstrip())
     while True:
         opened = max(text.rfind(mark, tail_start, end - 1) for mark in (". ", "! ", "? ", "\n"))
