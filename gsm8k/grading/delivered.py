@@ -105,6 +105,7 @@ _UNIT_WORD = re.compile(r"[\d,.]*+\}?\$?[ \t]*+(?:\\(?:text|mathrm)\{[ \t]*+)?[A
 # The result of a computation in the working: `= 36`, `= $36`.
 _COMPUTED = re.compile(r"=[ \t]*+(?P<value>[-−]?\\?[$£€¥₹]?[ \t]?\d[\d,.]*+)")
 _OTHER_LOOK = 200
+_OURS_LOOK = 80  # characters before an offered value searched for someone else's clause (bounded)
 _OFFER_LOOK = 2_000
 _CONCLUSION_LOOK = 400
 """Characters at the end of a text in which its closing sentence is looked for."""
@@ -256,7 +257,7 @@ def _offers_other(reader: Reader, statement: Statement) -> bool:
         digits = _DIGIT_RUN.match(text, offered.end() - 1)
         if digits is not None and ruled_out_at(text, digits.start(), digits.end()):
             continue  # `The answer is 45, not 75 or 180.`: ruled out, not offered
-        if NOT_OURS.search(text, begin, offered.end()):
+        if NOT_OURS.search(text, max(begin, offered.start() - _OURS_LOOK), offered.end()):
             continue  # `20 cups, not 25 as one might get by forgetting the 15`: someone else's
         if other is not None and not same_number(other, statement.value):
             unit = _UNIT_WORD.match(text, offered.end())
