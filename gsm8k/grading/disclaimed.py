@@ -81,10 +81,13 @@ _CANNOT = (
     r"|\b(?:hard|difficult|impossible|tough|tricky)[ \t]+to[ \t]+(?:say|tell|know|decide"
     r"|be[ \t]+sure)\b|\bno[ \t]+way[ \t]+to[ \t]+(?:know|tell|be[ \t]+sure)\b"
 )
-# The value called a guess, the answer called untrustworthy or wavered over.
+# The value called a guess (the model's one: `a wild guess`, `my best guess`, not `their average
+# guess` or `the total guesses` of a question about guessing), the answer called untrustworthy or
+# wavered over.
 _GUESS = (
-    r"\b(?:a|my|wild|rough|blind|best|educated|random|pure|total|complete|only|just|mere)[ \t]+"
-    r"(?:\w+[ \t]+)?guess(?:es)?\b|\bguesswork\b|\bguessing\b|\b(?:at|as)[ \t]+a[ \t]+guess\b"
+    r"\b(?:a|my|wild|rough|blind|best|educated|random|pure|only|just|mere)[ \t]+"
+    r"(?:(?:wild|rough|blind|best|educated|random|pure|good|total)[ \t]+)?guess\b|\bguesswork\b"
+    r"|\bI['’]?m[ \t]+(?:just[ \t]+|only[ \t]+)?guessing\b|\b(?:at|as)[ \t]+a[ \t]+guess\b"
     r"|\b(?:low|little|no|limited)[ \t]+confidence\b|\bconfidence[\"']?[ \t]*[:=][ \t]*[\"']?"
     r"(?:low|none|very[ \t]+low)\b|grain[ \t]+of[ \t]+salt|\b(?:don['’]?t|do[ \t]+not)[ \t]+trust"
     r"[ \t]+(?:it|this|that|my|the)\b|\bunreliable\b|\bnot[ \t]+reliable\b"
