@@ -211,12 +211,14 @@ def two_guesses(reader: Reader) -> bool:
     block_start = closing_block_start(text, max(0, len(text) - _LOOK))
     if per_case_block(text[block_start:], _values(reader, block_start, len(text))):
         return True
-    # `If at $2: $18.` / `If at $3: $27.`; `3 if it means total bolts, 2 if blue only`.
-    if CASES_IN_SENTENCE.search(last) or parallel_cases(text, partial(_values, reader)):
+    # `If at $2: $18.` / `If at $3: $27.`; `3 if it means total bolts, 2 if blue only`. Read on
+    # the sentence's last characters: a flood with no sentence end is one sentence of any length.
+    tail = last[-_TAIL_LOOK:]
+    if CASES_IN_SENTENCE.search(tail) or parallel_cases(text, partial(_values, reader)):
         return True
-    if offers_range(last):
+    if offers_range(tail):
         return True  # `He spends $75 to $80 over 30 days.`
-    line_start = text.rfind("\n", 0, len(text.rstrip())) + 1
+    line_start = max(text.rfind("\n", 0, len(text.rstrip())) + 1, len(text) - _TAIL_LOOK)
     if keyed_candidates(text[line_start:]):
         return True  # `{"literal": 48, "intended": 60}`
     if none_committed(text, _values(reader, line_start, len(text)), partial(_hedged_at, text)):
@@ -250,6 +252,7 @@ def _hedged_at(text: str, start: int) -> bool:
     return _STRONG.search(before, opened + 1) is not None
 
 
+_TAIL_LOOK = 400  # characters of a closing sentence read for cases, ranges and open values
 _CLOSING_CONDITION = re.compile(r",[ \t]*(?:if|assuming|since|because|when|unless|depending)\b")
 
 
