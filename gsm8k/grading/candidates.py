@@ -205,6 +205,7 @@ _TAKEN_BACK_AFTER = re.compile(
 
 
 _OPEN_LOOK = 200  # characters at the end of a text whose values are read as left open
+_FACTOR_AFTER = re.compile(r"[ \t]?(?:x\b|×|times\b)", re.IGNORECASE)
 _COMPUTED_BEFORE = re.compile(r"[=*×÷+/][ \t]*\\?\$?[ \t]?$")
 
 
@@ -212,7 +213,11 @@ def none_committed(text: str, values: list[Value], hedged: Callable[[int], bool]
     """Whether a closing line's ``values`` are two or more different values and every one is
     left open: asked about, taken back, or hedged (``hedged(start)``): `Final: 32?? 36??`, `So
     $18... I think? Maybe $20.`, `32 — no wait, 16 — no, hmm, 32?`."""
-    values = [value for value in values if value[1] >= len(text) - _OPEN_LOOK]
+    values = [
+        value
+        for value in values
+        if value[1] >= len(text) - _OPEN_LOOK and not _FACTOR_AFTER.match(text, value[2])
+    ]  # `reading 'two times older' as 3x`: a factor of the reading, no candidate
     if len({value[0] for value in values}) < 2:
         return False
     if any(_COMPUTED_BEFORE.search(text, max(0, start - 3), start) for _, start, _ in values):

@@ -168,24 +168,35 @@ def find_closing_number(reader: Reader) -> Found | NoAnswer | None:
     found = find_last_number(reader)
     if found is not None and _closing_rules_out(reader, found[0]):
         return NoAnswer(RULED_OUT_AT_CLOSE)
-    if found is not None and _retracted_at_close(reader.text):
+    if found is not None and _retracted_at_close(reader):
         return NoAnswer(RETRACTED_AT_CLOSE)
     return found
 
 
+_NUMBER_RUN = 40  # characters before a number's last digit in which the number starts
 RETRACTED_AT_CLOSE = "after the last number the model takes it back and states no other: no answer"
 
 
-def _retracted_at_close(text: str) -> bool:
+def _retracted_at_close(reader: Reader) -> bool:
     """Whether the text ends by taking its last number back (`So 17.\nNo wait. That can't be
     right.`): a retraction after the last digit, none after it states another value; or by
-    taking it back for a guess (`Therefore 35. Correction: maybe 44.`)."""
+    taking it back for a guess (`Therefore 35. Correction: maybe 44.`). A retraction after a
+    value already ruled out takes back that value (`Final: 23 (I initially wrote 27 — ignore
+    that.)`)."""
+    text = reader.text
     tail_start = max(0, len(text) - _LOOK)
     digit = max((text.rfind(d, tail_start) for d in "0123456789"), default=-1)
     if digit < 0:
         return False
-    if RETRACTION.search(text, digit + 1) is not None:
-        return True
+    retracted = RETRACTION.search(text, digit + 1)
+    if retracted is not None:
+        numbers = list(reader.numbers.finditer(text, max(tail_start, digit - _NUMBER_RUN)))
+        last = numbers[-1] if numbers else None
+        return (
+            last is None
+            or not ruled_out_at(text, last.start(), last.end())
+            or SENTENCE_END.search(text, last.end(), retracted.end()) is not None
+        )
     line = text.rfind("\n", 0, digit) + 1
     retraction = RETRACTION.search(text, line, digit)
     if retraction is None or "=" in text[retraction.end() : digit]:

@@ -161,9 +161,11 @@ def deliver(
         if value_end is None or value_end.end() >= current.end  # nothing after the value
         else RETRACTION.search(text, value_end.end(), current.end)
     )
-    if (
-        inside is not None and _DIGIT.search(text, inside.end(), current.end) is None
-    ):  # `Answer: 90. Hmm, scratch that, …`: taken back on its own line
+    if inside is not None and (
+        _DIGIT.search(text, inside.end(), current.end) is None
+        or SENTENCE_END.search(text, inside.end(), current.end) is not None
+    ):  # `Answer: 90. Hmm, scratch that, …`: taken back on its own line; `Answer: 40 — sorry,
+        # that's the silver coins. Gold coins: 70.`: taken back, then a new sentence states 70
         return _after_retraction(reader, inside.end(), _unfinished(text, cut))
     tail = text[current.end :]
     folded = tail.lower()

@@ -248,7 +248,9 @@ def _hedged_at(text: str, start: int) -> bool:
     """Whether a strong hedge word stands before ``start`` in its sentence (not `would`: `it
     would take 12 minutes` states 12)."""
     before = text[max(0, start - SENTENCE_LOOK) : start]
-    opened = max(before.rfind(mark) for mark in (". ", "! ", "? ", "\n"))
+    # A hedge reaches to the end of its clause: `You might be tempted to say 12, but the school
+    # needs 36 teachers.` states 36.
+    opened = max(before.rfind(mark) for mark in (". ", "! ", "? ", "\n", " but ", "; "))
     return _STRONG.search(before, opened + 1) is not None
 
 

@@ -94,10 +94,15 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
             # working's last number is not delivered in its place; `not 6 12` states 12.
             closed = SENTENCE_END.search(rest)
             sentence = rest if closed is None else rest[: closed.start()]
-            if last and reader.refusal(sentence) == RULED_OUT:
-                if _EARLIER_MARK.search(text, 0, match.start()) is None:
-                    return NoAnswer(RULED_OUT)
-                sentence = None  # `A: 4` … `Note that the answer is not 14`: a note, no statement
+            if (
+                last
+                and reader.refusal(sentence) == RULED_OUT
+                and _EARLIER_MARK.search(text, 0, match.start()) is None
+            ):
+                return NoAnswer(RULED_OUT)
+            # `A: 4` … `Note that the answer is not 14`, `8 cm. The answer is not 10 cm — it
+            # is 4 hours, not 5.`: a value ruled out states no answer; the rest is read as prose.
+            sentence = None
         if sentence is None:
             continue
         refused = reader.refusal(sentence) if last else None

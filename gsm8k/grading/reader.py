@@ -39,8 +39,12 @@ _PERIOD_LOOK = 300  # characters before a rate searched for the same rate at the
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
 
-# A sentence ends at its mark, not at the period of `alt.`, `approx.`, `bzw.` (`$18 (alt. $20).`).
-SENTENCE_END = re.compile(r"(?<!\balt)(?<!\bapprox)(?<!\bbzw)[.!?](?:\s|$)|[。！？\n]")
+# A sentence ends at its mark, not at the period of an abbreviation (`$18 (alt. $20).`,
+# `Perhaps more (e.g. $26,000), but …`, `Mr. Lee`).
+SENTENCE_END = re.compile(
+    r"(?<!\balt)(?<!\bapprox)(?<!\bbzw)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)(?<!\bMr)"
+    r"(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.!?](?:\s|$)|[。！？\n]"
+)
 # `18, actually 20`, `18 — no, 20`, `18, sorry, 20`, `18 → 20`, `18 (correction: 20)`: a value
 # taken back before the one it states; `~~18~~` struck out.
 _TAKEN_BACK = re.compile(

@@ -66,6 +66,7 @@ NOT_OURS = re.compile(
     r"|\bdon['’]?t[ \t]+confuse\b|\b(?:we|you)[ \t]+don['’]?t[ \t]+want\b|\bnaive(?:ly)?\b"
     r"|\banswer[ \t]+is[ \t]+not\b|\bnot[ \t]+to[ \t]+be[ \t]+confused\b|\ban[ \t]+answer[ \t]+of\b"
     r"|\b(?:you|one)[ \t]+(?:might|may|could|will)[ \t]+(?:see|get|find|read)\b|\belsewhere\b"
+    r"|\b(?:you|one|some|many)[ \t]+(?:might|may|could|would)[ \t]+be[ \t]+tempted\b"
     r"|\btempt(?:ing|ed)\b|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b",
     re.IGNORECASE,
 )

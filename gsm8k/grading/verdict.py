@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from gsm8k.grading.extract import Extraction, Rule, extract_answer
-from gsm8k.grading.golds import grade_special_target
+from gsm8k.grading.golds import UNANSWERABLE, grade_special_target
 from gsm8k.grading.numbers import parse_gold, same_number
 
 
@@ -24,7 +24,10 @@ class Verdict:
 
     Attributes:
         correct: Whether the answer equals the gold.
-        answer: The answer in canonical form (``"18"``, ``"-3"``, ``"0.5"``), or ``None``.
+        answer: The answer in canonical form (``"18"``, ``"-3"``, ``"0.5"``); ``"NONE"`` when the
+            model's answer line declares the question cannot be answered (GSM-Plus's answer for
+            an unanswerable item, :data:`gsm8k.grading.golds.UNANSWERABLE`: correct only there);
+            ``None`` when no answer was found.
         rule: The extraction rule that found it (``answer_line``, ``boxed``, ... ``none``).
         format_followed: Whether it came from the requested ``ANSWER:`` line.
         truncated: Whether the completion was graded as cut off at the token limit.
@@ -42,8 +45,10 @@ class Verdict:
 
     @property
     def value(self) -> Decimal | None:
-        """The answer as a number."""
-        return None if self.answer is None else Decimal(self.answer)
+        """The answer as a number (``None`` for no answer and for a declared ``"NONE"``)."""
+        if self.answer is None or self.answer == UNANSWERABLE:
+            return None
+        return Decimal(self.answer)
 
 
 def extract_and_compare(
