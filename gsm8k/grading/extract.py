@@ -75,6 +75,7 @@ from gsm8k.grading.marks import (
 from gsm8k.grading.numbers import normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
 from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
+from gsm8k.grading.remarks import without_remarks
 from gsm8k.grading.ruled_out import ends_struck, without_struck
 from gsm8k.grading.rules import (
     ANSWER_LINE,
@@ -262,6 +263,11 @@ def _apply_rules(
             # wherever generation happened to stop.
             note = ENDS_IN_LOOP if sections.loop else TRUNCATED_NO_FALLBACK
             return Extraction(None, "none", False, "", note)
+        if rule == "last_number":
+            # `Siobhan has 23 jewels. By comparison, Aaron has 25 and Raymond has 40.`: remarks
+            # after the closing statement are no statement of the answer.
+            text = without_remarks(text)
+            reader = reader.with_text(text)
         if rule == "json":
             placeholder = _placeholder_end(text)
             if placeholder is not None:

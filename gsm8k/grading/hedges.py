@@ -176,7 +176,9 @@ def committed_before_guess(reader: Reader) -> Reader | None:
     text = reader.text
     scenario = hypothetical(text[last_start:last_end])
     if text[before_end:last_start].strip() or not (
-        scenario or _bare_guess(reader, last_start, last_end, True)
+        scenario
+        or _bare_guess(reader, last_start, last_end, True)
+        or _hedged_guess(reader, last_start, last_end)
     ):
         return None
     statement = text[before_start:before_end]
@@ -187,8 +189,15 @@ def committed_before_guess(reader: Reader) -> Reader | None:
     if not guessed or len(stated) != 1 or same_number(stated[0][0], guessed[-1][0]):
         return None  # a sentence of several values is working, not a bare statement
     units = _unit(text, stated[0]), _unit(text, guessed[-1])
-    if units[0] != units[1] and not (scenario and units[0].split(" per ")[0] == units[1]):
-        return None  # a scenario's value may leave out the rate (`$18 a day. If …, $16.`)
+    refers_back = not units[1] and _REFERS_BACK.search(text, last_start, guessed[-1][1])
+    if (
+        units[0] != units[1]
+        and not refers_back
+        and not (scenario and units[0].split(" per ")[0] == units[1])
+    ):
+        # A scenario's value may leave out the rate (`$18 a day. If …, $16.`), and a guess that
+        # points back to the statement its unit (`150 miles. Then again, it could be 230 if …`).
+        return None
     return reader.with_text(text[:before_end])
 
 
@@ -274,6 +283,22 @@ def _bare_guess(reader: Reader, start: int, end: int, opened: bool = False) -> b
     core = _CLOSING_CONDITION.split(sentence, 1)[0]
     others = [w for w in _GAP_WORD.findall(core) if w.lower() not in _JOINERS]
     return len(others) <= _BARE_WORDS
+
+
+def _hedged_guess(reader: Reader, start: int, end: int) -> bool:
+    """A sentence of one value, no working, with a strong hedge before the value in its clause
+    (`Then again, it could be 230 if you include the first day.`, `Though I suppose it might be
+    14.`): a guess, however many words carry it."""
+    values = _values(reader, start, end)
+    if len(values) != 1 or _WORKING.search(reader.text, start, end) is not None:
+        return False
+    return _hedged_at(reader.text, values[0][1]) and not _CONCLUDES_BEFORE.search(
+        reader.text, start, values[0][1]
+    )
+
+
+_REFERS_BACK = re.compile(r"\b(?:it|that)[ \t]+(?:could|might|may|would)\b", re.I)
+_CONCLUDES_BEFORE = re.compile(r"\b(?:so|therefore|thus|hence|actually|instead)\b", re.I)
 
 
 def _sentences(text: str, start: int) -> list[tuple[int, int]]:

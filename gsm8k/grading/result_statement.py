@@ -59,15 +59,18 @@ _CONCLUDES = re.compile(
 )
 # Someone else's value, or one called wrong: `Some people answer $24.38 …, which is wrong.`
 NOT_OURS = re.compile(
-    r"\b(?:some|many|most|other)[ \t]+(?:people|students|solvers|readers)\b|\bcommon[ \t]+"
-    r"(?:mistake|error|trap)\b|\bnot[ \t]+the[ \t]+answer\b|\b(?:is|was|be)[ \t]+(?:wrong"
-    r"|incorrect|a[ \t]+mistake)\b|\b(?:some(?:one)?|many|others?|people|one)[ \t]+(?:might|may"
+    r"(?<!how[ \t])\b(?:some|many|most|other)[ \t]+(?:people|students|solvers|readers)\b"
+    r"|\bcommon[ \t]+(?:mistake|error|trap)\b|\bnot[ \t]+the[ \t]+answer\b"
+    r"|\b(?:is|was|be)[ \t]+(?:wrong|incorrect|a[ \t]+mistake)\b"
+    r"|\b(?:some(?:one)?|many|others?|people|one)[ \t]+(?:might|may"
     r"|would|could|will)[ \t]+(?:say|answer|get|think|write|pick|choose)\b|\btempting[ \t]+to\b"
     r"|\bdon['’]?t[ \t]+confuse\b|\b(?:we|you)[ \t]+don['’]?t[ \t]+want\b|\bnaive(?:ly)?\b"
     r"|\banswer[ \t]+is[ \t]+not\b|\bnot[ \t]+to[ \t]+be[ \t]+confused\b|\ban[ \t]+answer[ \t]+of\b"
     r"|\b(?:you|one)[ \t]+(?:might|may|could|will)[ \t]+(?:see|get|find|read)\b|\belsewhere\b"
     r"|\b(?:you|one|some|many)[ \t]+(?:might|may|could|would)[ \t]+be[ \t]+tempted\b"
-    r"|\btempt(?:ing|ed)\b|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b",
+    r"|\bdon['’]?t[ \t]+(?:answer|say|pick|choose|write|put)\b|\b(?:trap|pitfall)[ \t]+(?:here"
+    r"|is|would)\b|\bmistake[ \t]+(?:is|would[ \t]+be)[ \t]+to\b|\b(?:might|could|may)[ \t]+"
+    r"argue\b|\btempt(?:ing|ed)\b|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b",
     re.IGNORECASE,
 )
 # Working, in signs or in words: `28 / 7`, `we divide 28 by 7`, `raising 1.20 to the power of 18`.
@@ -185,8 +188,12 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     """Whether a sentence states the result, unhedged and with no working."""
     others = NOT_OURS.search(sentence)  # `$18; the $32 you might see elsewhere …`: not a hedge
     head = sentence if others is None else sentence[: others.start()]
-    if "=" in sentence or HEDGE.search(head) or _CONDITION.search(head) or offers_range(sentence):
-        return False  # `If rounding down: 1596`: one case, not the answer
+    if "=" in sentence or HEDGE.search(head) or offers_range(sentence):
+        return False
+    stated = _first_result(reader, head, result)
+    if _CONDITION.search(head, 0, len(head) if stated is None else stated):
+        return False  # `If rounding down: 1596`: one case, not the answer; a condition after the
+        # result is about something else (`5 hours to get back, so he'd arrive at 9 PM`)
     if _WORKING.search(sentence):
         return False
     for match in reader.numbers.finditer(sentence):
@@ -197,7 +204,38 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     return False
 
 
+def _parts_of(reader: Reader, sentence: str, result: Decimal) -> bool:
+    """Whether the sentence's values after the result are its parts: two or more that add up to
+    it (a breakdown of the total)."""
+    at = _first_result(reader, sentence, result)
+    if at is None:
+        return False
+    parts = [
+        value
+        for match in reader.numbers.finditer(sentence, at)
+        if (value := value_with_fraction(match, sentence)) is not None
+    ][1:]
+    return len(parts) >= 2 and same_number(sum(parts, Decimal(0)), result)
+
+
+def _first_result(reader: Reader, sentence: str, result: Decimal) -> int | None:
+    """Where the sentence first states ``result``, or ``None``."""
+    for match in reader.numbers.finditer(sentence):
+        value = value_with_fraction(match, sentence)
+        if value is not None and same_number(value, result):
+            return match.start()
+    return None
+
+
 _RESULT_IN = re.compile(r"\d")
+# What after a number makes it no quantity of the answer: a clock time (`9 PM`), or a count of
+# periods (`7 days a week`, `5 hours every single day`).
+_CLOCK_AFTER = re.compile(r"[ \t]*(?:[ap]\.?m\b\.?|o['’]clock\b)", re.IGNORECASE)
+_PERIODS_AFTER = re.compile(
+    r"[ \t]*(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)[ \t]+(?:a|an|per|each"
+    r"|every)\b",
+    re.IGNORECASE,
+)
 
 
 def _delivers(
@@ -213,10 +251,14 @@ def _delivers(
     at = _RESULT_IN.search(sentence)
     if at is not None and NOT_OURS.search(sentence, at.end()):
         return True  # `$694; the figure $704 you might see elsewhere double-counts`
+    if _parts_of(reader, sentence, result):
+        return True  # `$243 on all the items: $49.50 on shorts, $67.50 on pants and $126 on shoes`
     for match in reader.numbers.finditer(sentence):
         value = value_with_fraction(match, sentence)
         if value is None or same_number(value, result):
             continue
+        if _CLOCK_AFTER.match(sentence, match.end()) or _PERIODS_AFTER.match(sentence, match.end()):
+            continue  # `… so he'd arrive home at around 9 PM`, `…, 7 days a week`
         period = rate_period(sentence, match.end())
         if period is not None and period == asked:
             return False  # `$48 a day, which is $336 a week` when a week is asked

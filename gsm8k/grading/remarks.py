@@ -1,0 +1,89 @@
+"""Remarks after a closing statement: sentences that, by their own frame, say something other
+than the answer (docs/grading.md, "The delivered answer").
+
+With no answer mark, the answer statement is a closing sentence. What may follow it and is no
+statement of an answer, whatever numbers it holds, is recognised by how it opens or what it says
+of its value, never by the value itself:
+
+- a check, a verification, a comparison, a fun fact, a side note, a reference figure (`Check:
+  Toulouse's 160 is twice Charleston's 80.`, `By comparison, Aaron has 25 and Raymond has 40.`);
+- a value called someone else's, tempting or a trap (`A common mistake is to answer 4 …`, `The
+  trap here is answering 100 minutes …`, `Don't answer 60, …`, `One might argue it's 140 …`);
+- a value ruled out (`It is not $80 (16 × $5) because …`);
+- words to the reader (`Good luck with the download — … about 1 in 3 people!`, `Anything else
+  you'd like help with, like problem 2 or 3?`).
+
+Such sentences are set aside before the closing sentences are read, when a sentence with a number
+comes before them. A summary or a recap is not among them: it may restate the answer itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gsm8k.grading.doubt import RETRACTION
+from gsm8k.grading.reader import SENTENCE_END
+from gsm8k.grading.result_statement import NOT_OURS
+
+_LOOK = 800
+"""Characters at the end of a text in which remarks are looked for."""
+_MOST_REMARKS = 4
+"""Most closing sentences set aside as remarks (the rest is the solution)."""
+# How a remark opens: the frame says the sentence is about something other than the answer.
+_FRAME = re.compile(
+    r"[\s*_#>(-]*(?:(?:a[ \t]+)?(?:quick[ \t]+)?(?:check|verification|verify(?:ing)?|sanity"
+    r"[ \t]+check|double[- ]check(?:ing)?|proof)\b|fun[ \t]+fact|by[ \t]+comparison|for[ \t]+"
+    r"(?:comparison|reference|context)|in[ \t]+comparison|compared[ \t]+(?:to|with)|side[ \t]+note"
+    r"|by[ \t]+the[ \t]+way|p\.?s\.?\b|bonus\b|good[ \t]+luck|anything[ \t]+else|hope[ \t]+"
+    r"(?:this|that|it)[ \t]+helps|(?:it|that|this)(?:['’]s|[ \t]+is|[ \t]+was)[ \t]+not[ \t]+"
+    r"\\?[$£€¥₹]?\d|(?:note|remember)[ \t]+that[ \t]+(?:\S+[ \t]+){0,3}?(?:is|was)[ \t]+not\b)",
+    re.IGNORECASE,
+)
+_DIGIT = re.compile(r"\d")
+
+
+def without_remarks(text: str) -> str:
+    """The text up to the closing statement, without the remarks that follow it; the text itself
+    when it ends on no remark, or when no sentence with a number comes before its remarks."""
+    tail_start = max(0, len(text) - _LOOK)
+    starts = [tail_start] + [end.end() for end in SENTENCE_END.finditer(text, tail_start)]
+    ends = [*starts[1:], len(text)]
+    spans = [(start, end) for start, end in zip(starts, ends, strict=True) if start < end]
+    cut = len(text)
+    remarks = 0
+    for start, end in reversed(spans):
+        sentence = text[start:end]
+        if not _DIGIT.search(sentence):
+            if RETRACTION.search(sentence) is not None:
+                break  # `Check: … Wait, I made a mistake.`: the model takes something back
+            continue  # a sentence with no number is read past (`Hope this helps!`)
+        if remarks == _MOST_REMARKS or not _remark(sentence):
+            break
+        cut, remarks = start, remarks + 1
+    if not remarks or _DIGIT.search(text, tail_start, cut) is None:
+        return text
+    return text[:cut].rstrip()
+
+
+def _remark(sentence: str) -> bool:
+    """Whether a sentence is a remark by its frame (opening, or someone else's value, when it
+    states no value of its own and is not the model's own: `My first answer of 16 was wrong;
+    the correct one is 18.` is a correction, `If you were expecting 20, you're mistaken; it's
+    25.` states 25)."""
+    if _FRAME.match(sentence) is not None:
+        return True
+    return (
+        NOT_OURS.search(sentence) is not None
+        and _STATES_OWN.search(sentence) is None
+        and _FIRST_PERSON.search(sentence) is None  # `I initially got 18, but that was wrong.`
+    )
+
+
+# Words with which a sentence states a value as the model's own.
+_STATES_OWN = re.compile(
+    r"\b(?:correct|right|real|actual|true|actually|therefore|thus|hence|so|should[ \t]+be"
+    r"|answer[ \t]+is|the[ \t]+answer)\b|\bit(?:['’]s|[ \t]+is)[ \t]+\\?[$£€¥₹]?\d",
+    re.IGNORECASE,
+)
+# The model speaking of its own value: a remark is about someone else's.
+_FIRST_PERSON = re.compile(r"\b(?:I|my|me|mine|we|our)\b", re.IGNORECASE)
