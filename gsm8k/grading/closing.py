@@ -16,6 +16,7 @@ from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import EMPTY_SLOT, NoAnswer
+from gsm8k.grading.spelled import closing_in_words
 from gsm8k.grading.words import SMALL_NUMBER_WORDS
 
 # A sentence that says the answer is not there, with the answer (or the asker's question) as
@@ -163,6 +164,9 @@ _LOOK = 300
 
 def find_closing_number(reader: Reader) -> Found | NoAnswer | None:
     """The last number, unless a closing sentence says there is no answer or rules it out."""
+    in_words = closing_in_words(reader, find_closing_number)
+    if in_words is not None:
+        return in_words  # `She travels eighteen miles in total.`: the closing number, in words
     if closing_says_none(reader.text):
         return NoAnswer(EMPTY_SLOT)
     found = find_last_number(reader)

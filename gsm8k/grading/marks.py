@@ -147,8 +147,24 @@ def without_dangling_marker(completion: str) -> str | None:
 
 
 def final_words(reader: Reader) -> Found | str | None:
-    """The final answer stated in words on a closing answer line or heading, with no digit in or
-    after it: its number words' value, or why there is none."""
+    """The final answer stated in words on a closing answer line or heading, or by a closing
+    answer phrase (`The answer is eighty.`), with no digit in or after it: its number words'
+    value, or why there is none. Of a line and a phrase, the later statement is the final one."""
+    # Imported here: the phrase rule imports the rules module, which imports this one.
+    from gsm8k.grading.spelled import phrase_in_words
+
+    on_line = _final_line_words(reader)
+    phrase = phrase_in_words(reader)
+    if phrase is None or on_line is None:
+        return on_line if phrase is None else phrase[1]
+    last_line = None
+    for statement in _COLON_STATEMENT.finditer(reader.text):
+        last_line = statement
+    return phrase[1] if last_line is not None and phrase[0] > last_line.end() else on_line
+
+
+def _final_line_words(reader: Reader) -> Found | str | None:
+    """The final answer stated in words on a closing answer line or heading."""
     text = reader.text
     last_colon = max(text.rfind(":"), text.rfind("："))
     if last_colon < 0:

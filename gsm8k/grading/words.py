@@ -96,3 +96,68 @@ def words_state_one_value(text: str) -> bool:
             runs += 1
         in_run = numeric
     return runs < 2
+
+
+def word_runs(text: str, dozens_asked: bool = False) -> list[tuple[int, int, str]]:
+    """Each run of English number words in ``text``: where it starts and ends, and its value in
+    digits (`thirty-five` is `35`, `one hundred and five` is `105`). `dozen` after a count is its
+    unit, kept for the unit rules (`seven dozen` is `7 dozen`); `a dozen` is `12`, or `1 dozen`
+    when dozens are asked. Linear: each word is read once."""
+    words = list(_WORD.finditer(text))
+    runs: list[tuple[int, int, str]] = []
+    index = 0
+    while index < len(words):
+        if not _value_word(words[index].group(0)):
+            index += 1
+            continue
+        start, stop, total, current = index, index, 0, 0
+        lowered = words[index].group(0).lower()
+        opener = words[index - 1] if index > 0 else None
+        article = (
+            opener is not None
+            and lowered in (*_SCALES, "dozen")
+            and opener.group(0).lower() == "a"
+            and _GAP.fullmatch(text[opener.end() : words[index].start()]) is not None
+        )
+        unit = ""
+        while stop < len(words) and stop - start < _WORDS_LIMIT:
+            lowered = words[stop].group(0).lower()
+            if stop > start:
+                gap = text[words[stop - 1].end() : words[stop].start()]
+                after_scale = words[stop - 1].group(0).lower() in _SCALES
+                if lowered == "and" and after_scale and _GAP.fullmatch(gap):
+                    following = words[stop + 1].group(0) if stop + 1 < len(words) else ""
+                    if following.lower() in SMALL_NUMBER_WORDS:
+                        stop += 1  # `one hundred and five`, never `three and four`
+                        continue
+                if not _GAP.fullmatch(gap) or gap.count("-") > 1:
+                    break
+            if lowered in SMALL_NUMBER_WORDS and not _joins(current, SMALL_NUMBER_WORDS[lowered]):
+                break  # `nine ten`: two numbers side by side, never 19
+            if lowered in SMALL_NUMBER_WORDS:
+                current += SMALL_NUMBER_WORDS[lowered]
+            elif lowered == "dozen" and (current or total):
+                unit = " dozen"  # `seven dozen eggs`: the count, and its unit
+                stop += 1
+                break
+            elif lowered == "dozen":
+                current, unit = (1, " dozen") if dozens_asked else (12, "")
+            elif lowered in _SCALES and lowered != "hundred":
+                total += (current or 1) * _SCALES[lowered]
+                current = 0
+            elif lowered == "hundred":
+                current = (current or 1) * 100
+            else:
+                break
+            stop += 1
+        begin = opener.start() if article and opener is not None else words[start].start()
+        runs.append((begin, words[stop - 1].end(), f"{total + current}{unit}"))
+        index = stop
+    return runs
+
+
+def _joins(current: int, value: int) -> bool:
+    """Whether a small number word continues the number read so far: the first word, after a
+    scale (`hundred five`), or a unit after a tens word (`twenty five`)."""
+    tens = current % 100
+    return current == 0 or tens == 0 or (tens % 10 == 0 and tens >= 20 and value < 10)
