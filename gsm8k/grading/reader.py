@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from gsm8k.grading.box_values import offers_two_values
+from gsm8k.grading.corrections import TAKEN_BACK, TAKEN_BACK_HINTS
 from gsm8k.grading.numbers import (
     NUMBER_PATTERN,
     number_from_match,
@@ -45,30 +46,7 @@ SENTENCE_END = re.compile(
     r"(?<!\balt)(?<!\bapprox)(?<!\bbzw)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)(?<!\bMr)"
     r"(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.!?](?:\s|$)|[。！？\n]"
 )
-# `18, actually 20`, `18 — no, 20`, `18, sorry, 20`, `18 → 20`, `18 (correction: 20)`: a value
-# taken back before the one it states; `~~18~~` struck out.
-_TAKEN_BACK = re.compile(
-    r"~~[^~\n]{1,40}~~"
-    r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
-    r"(?:[ \t]++(?!(?:actually|no|sorry|wait|is|typo|misprint|meant|jk|kidding|my|never)\b)"
-    r"[A-Za-z]{2,12}+)?"
-    r"[ \t\u00a0]*+(?:[,;:—–(-]{1,3}|\.\.\.|…)?[ \t]*+"
-    # One to three markers in a row: `18, sorry, typo, 20`.
-    r"(?:(?:\b(?:actually|no|sorry|I[ \t]+mean[ts]?|wait|make[ \t]+(?:it|that)|correction"
-    r"|(?:scratch|strike|disregard|ignore)[ \t]+that|never[ \t]*mind|my[ \t]+bad"
-    r"|(?:just[ \t]+)?kidding|jk|I[ \t]+meant|meant|is[ \t]+(?:wrong|incorrect|not[ \t]+right)"
-    r"|should[ \t]+have[ \t]+been"
-    r"|(?:typo|misprint)(?:[ \t,;:—–-]*+should[ \t]+(?:be|read))?"
-    r")\b|→|->|⇒|\\(?:to|rightarrow|Rightarrow)\b)"
-    r"[ \t\u00a0,;:!.…—–]*+){1,3}(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
-    re.IGNORECASE,
-)
 RULED_OUT = "the stated answer only rules a value out (not 18): it states none"
-_TAKEN_BACK_HINTS: tuple[str, ...] = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
-_TAKEN_BACK_HINTS += ("correction", "→", "->", "scratch", "kidding", "wrong", "typo", "strike")
-_TAKEN_BACK_HINTS += ("disregard", "ignore", "mind", "bad", "jk", "meant", "incorrect", "right")
-_TAKEN_BACK_HINTS += ("been", "misprint", "⇒", "\\to")
-"""A part of every taking-back word, in lower case: most stated values have none."""
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
 PLACEHOLDER = re.compile(
     r"[ \t*_`]*+(?:\$|\\\$)?[ \t]*+(?:ANSWER|NUMBER|X|<number>|\[number\])[ \t*_`.]*+",
@@ -324,8 +302,8 @@ class Reader:
         # A value the model rules out is not stated (`not 18 but 20`, `18 is wrong; 20`).
         stated = without_ruled_out(stated)
         folded = stated.lower()
-        if any(hint in folded for hint in _TAKEN_BACK_HINTS):
-            stated = _TAKEN_BACK.sub(" ", stated)
+        if any(hint in folded for hint in TAKEN_BACK_HINTS):
+            stated = TAKEN_BACK.sub(" ", stated)
         return stated
 
     def box_offers_two_values(self, content: str, value: Decimal) -> bool:
