@@ -80,6 +80,24 @@ _CANNOT = (
     r"|a|an|any)[ \t]+(?:result|answer|number|value)\b"
     r"|\b(?:hard|difficult|impossible|tough|tricky)[ \t]+to[ \t]+(?:say|tell|know|decide"
     r"|be[ \t]+sure)\b|\bno[ \t]+way[ \t]+to[ \t]+(?:know|tell|be[ \t]+sure)\b"
+    # The same first-person inability in the other languages read: `Je ne peux pas déterminer
+    # la réponse finale.`, `No puedo determinar …`, `Não consigo determinar …`, `Ich kann die
+    # Antwort nicht bestimmen.`, `Не могу определить окончательный ответ.`, `我无法判断`.
+    r"|\bje[ \t]+ne[ \t]+(?:peux|sais|parviens|suis[ \t]+pas[ \t]+en[ \t]+mesure)[ \t]+pas[ \t]+"
+    r"(?:à[ \t]+)?(?:déterminer|calculer|trouver|dire|décider|choisir|savoir|résoudre|donner)\b"
+    r"|\bje[ \t]+n['’]arrive[ \t]+pas[ \t]+à[ \t]+(?:déterminer|calculer|trouver|décider"
+    r"|choisir|savoir|résoudre)\b"
+    r"|\bno[ \t]+(?:puedo|logro|consigo|soy[ \t]+capaz[ \t]+de)[ \t]+(?:determinar|calcular"
+    r"|decidir|elegir|saber|resolver|dar|encontrar)\b"
+    r"|\bnão[ \t]+(?:posso|consigo|sou[ \t]+capaz[ \t]+de)[ \t]+(?:determinar|calcular|decidir"
+    r"|escolher|saber|resolver|dar|encontrar)\b"
+    r"|\b(?:ich[ \t]+kann|kann[ \t]+ich)[ \t]+(?:[^\W\d_]+[ \t]+){0,4}?(?:nicht|keine)[ \t]+"
+    r"(?:[^\W\d_]+[ \t]+){0,2}?(?:bestimmen|ermitteln|berechnen|sagen|entscheiden|festlegen"
+    r"|geben|angeben|lösen|finden)\b"
+    r"|\bне[ \t]+(?:могу|удаётся|удается|получается|в[ \t]+состоянии)[ \t]+(?:точно[ \t]+)?"
+    r"(?:определить|вычислить|сказать|решить|выбрать|найти|дать|установить)"
+    r"|我(?:无法|不能|没法|没办法)(?:确定|判断|决定|计算|给出|得出)"
+    r"|(?:決め|判断|決定|特定|断定)(?:することが)?できません"
 )
 # The value called a guess (the model's one: `a wild guess`, `my best guess`, not `their average
 # guess` or `the total guesses` of a question about guessing), the answer called untrustworthy or
@@ -143,6 +161,10 @@ _HINTS += (
     "знаю",
 )
 _HINTS += ("tidak", "emin", "không", "uhakika", "แน่ใจ", "নিশ্চিত", "पक्का", "यकीन")
+_HINTS += ("ne peux", "ne sais", "parviens", "en mesure", "arrive pas", "no puedo", "no logro")
+_HINTS += ("no consigo", "capaz", "não posso", "não consigo", "ich kann", "kann ich", "не могу")
+_HINTS += ("не удаётся", "не удается", "не получается", "в состоянии", "无法", "不能", "没法")
+_HINTS += ("没办法", "できません")
 _STORY_WORDS: tuple[str, ...] = (
     "guess",
     "lost",

@@ -112,7 +112,7 @@ _ALTERNATIVE_WORDS = frozenset(
 ) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或", "take", "minus", "not", "soit"))
 _ALTERNATIVE_HINT = re.compile(
     r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или|soit"
-    r"|if[ \t]+not|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus)\b"
+    r"|if[ \t]+not|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus|entre|zwischen|между)\b"
     r"|或|[—–~∼∨|±]|(?<=\d)-(?=\d)|/[ \t]*+\\?[$£€¥₹]",
     re.IGNORECASE,
 )
@@ -128,7 +128,7 @@ _CLOSES_WITH_UNIT = re.compile(
     r"[ \t]*+[A-Za-z]{2,12}(?:[ \t]++(?:a|per|each)[ \t]++[A-Za-z]+)?[ \t]*+[.!)*_]*+[ \t]*+\Z"
 )
 _OPENS_ALTERNATIVE = re.compile(r"[\s*_>(]*+(?:or|alternatively|otherwise)\b", re.IGNORECASE)
-_BETWEEN = re.compile(r"\bbetween[ \t]+[$£€¥₹]?\Z", re.IGNORECASE)
+_BETWEEN = re.compile(r"\b(?:between|entre|zwischen|между)[ \t]+[$£€¥₹]?\Z", re.IGNORECASE)
 _BARE_WORDS = 5
 """Most words of a bare guess besides its hedge words (`My best guess: 18.`, `Could be 20
 though.`)."""
@@ -358,8 +358,8 @@ def _alternatives_in_one(
             words = [w.lower() for w in _GAP_WORD.findall(gap)]
         if offered and _ranged(text, first, second, gap, words):
             words = ["or"]
-        if words == ["and"] and _BETWEEN.search(text, max(0, first[1] - 12), first[1]):
-            words = ["or"]  # `between 18 and 20`: a range of candidates
+        if len(words) == 1 and _BETWEEN.search(text, max(0, first[1] - 12), first[1]):
+            words = ["or"]  # `between 18 and 20`, `entre 18 e 20`: a range of candidates
         if words and words[0] not in _JOINERS and words[0] not in _RATE_WORDS:
             words = words[1:]  # the first value's unit (`18 dollars, or maybe 20`)
         if len(words) > 1 and words[0] in _RATE_WORDS:

@@ -66,7 +66,9 @@ _BOUND_BEFORE = re.compile(
 # of other languages (`18 oder 20`). The unit word is a word of its own: `$168 for 2 weeks` is
 # not `$168 f` or `2`.
 _ALTERNATIVE = re.compile(
-    r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+)?(?:(?:\.{2,3}|…)[ \t]*+)?"
+    r"[ \t]*+(?:(?P<unit>[A-Za-z$%]{1,12})(?![A-Za-z])[ \t]*+"
+    # A Chinese or Japanese counter before a joiner of those languages: `18個か20個`, `18个或20个`.
+    r"|[\u30a0-\u30ff\u4e00-\u9fff]{1,3}(?=[か或到至～〜]|から))?(?:(?:\.{2,3}|…)[ \t]*+)?"
     r"(?:\(?[ \t]*(?<![A-Za-z])(?:(?P<joiner>or|vs\.?|versus|o|ou|oder|или|if[ \t]+not"
     r"|oppure|ovvero|hoặc|eller|bzw\.?|beziehungsweise|atau|veya|yoki|ou[ \t]+bien|au"
     r"|alt(?:\.|:|ernatively)?:?)|and[ \t]*/[ \t]*or|and|to|give[ \t]+or[ \t]+take"
@@ -77,18 +79,25 @@ _ALTERNATIVE = re.compile(
     r"|(?<=[A-Za-z])[ \t]*+/[ \t]*+(?=\\?[$£€¥₹]?\d)"
     r"|\(?[ \t]*(?:[–—;~∼|±&∨]|\+/-|\\pm\b)[ \t]*"
     r"|\(?[ \t]*(?:或者?|または|あるいは|또는|혹은)[ \t]*|,[ \t]+|[，、][ \t]*+"
+    # `18か20` ("18 or 20"), `18から20`, `18到20`, `18至20` (a range): only before a value.
+    r"|(?:か|から|到|至)(?=\\?[$£€¥₹]?\d)"
     r"|[?？]++[ \t]*+"
     r"|\([ \t]*+(?=\\?[$£€¥₹]?\d[\d,.]*+[ \t]*[?？])"
     r"|\([^()\n]{0,80}\)[ \t]*+(?:/|or\b)[ \t]*+|\([^()\n]{0,40}%[^()\n]{0,40}\)[ \t]*+,[ \t]*+"
     r"|\\(?:text|mathrm)\{[ \t]*\(?[ \t]*(?:or|and|to|vs\.?)(?:[ \t]+(?:perhaps|maybe|possibly"
     r"|probably|else|even))?[ \t]*\}[ \t]*|\\(?:lor|vee)[ \t]*)"
+    # Joined words of the other languages read: `18, vielleicht aber auch 20`, `18, o quizás 20`,
+    # `18, ou peut-être 20`, `18, а может быть 20`, `18、もしかしたら20`.
     r"(?:(?:or|perhaps|maybe|possibly|probably|conceivably|potentially|else|even|auch|aussi|soit"
+    r"|aber|o|ou|oder|или|а|либо|sinon|o[ \t]+bien|quizá|acaso|puede[ \t]+que|pode[ \t]+ser"
+    r"|possivelmente|probablement|eventuell|möglicherweise|vermutlich|вероятно|наверное"
     r"|if[ \t]+not|give[ \t]+or[ \t]+take"
     r"|plus[ \t]+or[ \t]+minus|tal[ \t]+vez|quizás?|vielleicht|wahrscheinlich|eher"
     r"|peut[- ]être|forse|talvez|aunque[ \t]+podría[ \t]+ser|может[ \t]+быть|возможно)[ \t,]++"
     r"|(?:也)?(?:可能是|也许是|或许是)[ \t]*+|(?:或者?|还是|或是)[ \t]*+"
+    r"|(?:もしかしたら|もしかすると|たぶん|多分|おそらく|あるいは|または)[ \t、]*+"
     r"|(?:ANSWER|[Aa]nswer)[ \t]*+:[ \t]*+"
-    r"|(?:it|that)(?:['’]s|[ \t]+is|[ \t]+would[ \t]+be)[ \t]++){0,2}"
+    r"|(?:it|that)(?:['’]s|[ \t]+is|[ \t]+would[ \t]+be)[ \t]++){0,3}"
     r"|[ \t]{1,3}(?=\\?[$£€¥₹]?\d)"
 )
 # Joiners that also open an explanation (`18 — 9 eggs at $2 each`, `18 & 9 eggs are sold`): the
