@@ -15,7 +15,7 @@ Models write numbers in the conventions of many locales (README, "Number formats
   ``－``, small ``﹣``, the hyphen, figure and en dashes); between two numbers it is subtraction;
 - a single dot before exactly three digits (``1.596``) is a decimal point unless the caller
   says the text groups thousands with dots (``dot_thousands=True``, decided from the whole
-  completion by :func:`uses_dot_thousands`);
+  completion by :func:`uses_dot_thousands`: its decimal commas, or its language);
 - a comma followed by exactly three digits is always a thousands separator (``1,596`` is 1596);
   a comma followed by one or two digits is a decimal comma (``16,50`` is 16.5), in LaTeX too
   (``36{,}36`` is 36.36);
@@ -39,6 +39,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 from decimal import Decimal, localcontext
+
+from gsm8k.grading.dot_language import dot_language
 
 DECIMAL_TOLERANCE = Decimal("1e-6")
 """Largest absolute difference at which two non-integer values are the same answer."""
@@ -82,7 +84,8 @@ _THOUSANDS = (
     r"|\d{1,3}(?:\.\d{3})+(?=,\d)"  # 1.234,5
     r"|\d{1,3}(?:\.000)+(?![\d.])"  # 18.000
 )
-_DOT_THOUSANDS = r"|\d{1,3}(?:\.\d{3})+(?![\d.])"  # 1.596 where the text groups with dots
+# 1.596 where the text groups with dots (never 0.125: no group opens on a lone 0)
+_DOT_THOUSANDS = r"|[1-9]\d{0,2}(?:\.\d{3})+(?![\d.])"
 
 
 def _number_pattern(dot_thousands: bool) -> re.Pattern[str]:
@@ -124,14 +127,14 @@ def pattern_for(dot_thousands: bool) -> re.Pattern[str]:
 def uses_dot_thousands(text: str) -> bool:
     """Whether ``text`` groups thousands with dots, so that ``1.596`` means 1596.
 
-    True when the text shows the continental convention (a decimal comma such as ``2,50`` or a
-    dot grouping such as ``1.234.567``) and never the English one (a decimal point with one or
-    two decimals, such as ``2.50``). Without evidence either way the English reading stands.
+    True when the text shows the continental convention (a decimal comma such as ``2,50``, a
+    dot grouping such as ``1.234.567``, or words of a language that writes numbers so: German,
+    Spanish, Portuguese, Italian) and never the English one (a decimal point with one or two
+    decimals, such as ``2.50``). Without evidence either way the English reading stands.
     """
-    return (
-        _COMMA_DECIMAL_EVIDENCE.search(text) is not None
-        and _DOT_DECIMAL_EVIDENCE.search(text) is None
-    )
+    if _DOT_DECIMAL_EVIDENCE.search(text) is not None:
+        return False
+    return _COMMA_DECIMAL_EVIDENCE.search(text) is not None or dot_language(text)
 
 
 def parse_number(text: str, dot_thousands: bool = False) -> Decimal | None:
