@@ -397,9 +397,12 @@ def test_a_long_text_cut_mid_sentence_gets_no_last_number_guess() -> None:
     working = "".join(f"Step {n}: the shop sells {n} more boxes than before, " for n in range(80))
     extraction = extract_answer(working + "so the total is 18 boxes and the")
     assert extraction.answer is None and "fallback is not used" in extraction.note
-    # Finished, or short, the same text keeps its last number.
+    # Finished, or short and ending where a sentence may end, the same text keeps its last
+    # number; ending on a word or sign that something must follow, it is cut at any length.
     assert extract_answer(working + "so the total is 18 boxes.").answer == "18"
-    assert extract_answer("So the total is 18 boxes and the").answer == "18"
+    assert extract_answer("So the total is 18 boxes").answer == "18"
+    assert extract_answer("So the total is 18 boxes and the").answer is None
+    assert extract_answer("So the total is 204 + 160 + 330 =").answer is None
 
 
 @pytest.mark.parametrize(

@@ -57,6 +57,29 @@ def stops_mid_sentence(text: str, longer_than: int = 0) -> bool:
     return last in _OPEN_ENDS or (in_word and last < _FIRST_UNPUNCTUATED)
 
 
+def ends_unfinished(text: str) -> bool:
+    """Whether a text, of any length, ends where no sentence can end: on a sign that something
+    must follow (`204 + 160 + 330 =`, `×`), or on an English word that opens what follows it
+    (`…the unpaid weeks, which are`). Its last number is wherever generation stopped."""
+    stripped = text.rstrip(" \t*_")
+    if not stripped:
+        return False
+    if stripped[-1] in _SIGNS_BEFORE:
+        return True
+    last_word = _LAST_WORD.search(stripped[-_WORD_LOOK:])
+    return last_word is not None and last_word.group(0).lower() in _OPENING_WORDS
+
+
+_WORD_LOOK = 24
+_SIGNS_BEFORE = frozenset("=+×÷*·−(,")  # not `$` (closing LaTeX math) or `:` (an empty slot)
+_LAST_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+\Z")
+_OPENING_WORDS = frozenset(
+    "the a an of to for with by from into than which who whose that are is was were and or but if"  # noqa: SIM905
+    " because since so then be been being its their his her my our your at on in as".split()
+)
+"""English words after which a sentence always goes on."""
+
+
 def strip_padding(text: str) -> str | None:
     """The text before a run of padding that filled the rest of the token budget, when the text
     before it is finished; ``None`` when it ends in no such run.

@@ -59,11 +59,13 @@ from gsm8k.grading.doubt import without_courtesy
 from gsm8k.grading.endings import (
     CUT_TEXT_LENGTH,
     cut_mid_number,
+    ends_unfinished,
     left_as_draft,
     stops_mid_sentence,
     strip_padding,
 )
 from gsm8k.grading.glyphs import join_split_numbers
+from gsm8k.grading.json_answer import find_json
 from gsm8k.grading.marks import (
     cut_restatement,
     final_heading_start,
@@ -87,7 +89,6 @@ from gsm8k.grading.rules import (
     find_answer_tag,
     find_boxed,
     find_hash_line,
-    find_json,
 )
 from gsm8k.grading.rules import NOT_A_NUMBER_BOXED as NOT_A_NUMBER_BOXED
 from gsm8k.grading.sections import (
@@ -258,7 +259,11 @@ def _apply_rules(
     for rule, finder in _FINDERS:
         if rule == "last_number" and not fallback:
             return None
-        if rule == "last_number" and (truncated or stops_mid_sentence(completion, CUT_TEXT_LENGTH)):
+        if rule == "last_number" and (
+            truncated
+            or stops_mid_sentence(completion, CUT_TEXT_LENGTH)
+            or ends_unfinished(completion)
+        ):
             # Cut off, by the stop reason or visibly in a long text: its last number is
             # wherever generation happened to stop.
             note = ENDS_IN_LOOP if sections.loop else TRUNCATED_NO_FALLBACK

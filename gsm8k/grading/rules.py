@@ -36,22 +36,6 @@ ANSWER_LINE = re.compile(
 # Not `(?:…)*+`: CPython before 3.11.5 (Debian 12 has 3.11.2) lets a possessive repeat of a group
 # run past its lookahead (python/cpython#106052) and read the two statements as one.
 _HASH_LINE = re.compile(r"####[ \t]*(?P<value>(?:[^#\n]++|#(?!###))*)")
-_JSON_ANSWER = re.compile(
-    r"[\"'](?:final[_ ])?answers?[\"'][ \t]*:[ \t]*"
-    # An answer object: `"answer": {"value": 18, "unit": "USD"}` states its value.
-    r"(?:\{[ \t]*[\"'](?:value|amount|number|result)[\"'][ \t]*:[ \t]*)?"
-    r"(?:\"(?P<double>[^\"\n]*)\"|'(?P<single>[^'\n]*)'|(?P<bare>[-−]?\d[\d.,eE+ ]*)"
-    r"|\[(?P<list>[^\[\]\n]{0,200})\]|(?P<null>null|None|NaN)(?![A-Za-z]))",
-    re.IGNORECASE,
-)
-# Other answers offered beside the answer field: `"alternatives": [20]`, `"other_answer": 20`.
-_JSON_ALTERNATIVES = re.compile(
-    r"[\"'](?:alternatives?|alternative[_ ]answers?|other[_ ]answers?|possible[_ ]answers)[\"']"
-    r"[ \t]*:[ \t]*(?:\[[^\]\n]{0,200}\d|[-−]?\d|[\"'][^\"'\n]{0,200}\d)",
-    re.IGNORECASE,
-)
-_JSON_OBJECT_LOOK = 400
-"""Characters around the last answer field in which alternatives to it are looked for."""
 EMPTY_SLOT = "the answer slot holds no number: no answer"
 # Words that say there is no answer: such a `####` line is the answer slot wherever it stands.
 _NO_ANSWER_WORDS = re.compile(
@@ -93,7 +77,7 @@ def _first_value(marks: Iterable[re.Match[str]], reader: Reader) -> Found | NoAn
     """The value of the first mark (last in the text first) that holds one; the last mark's
     refusal (a hedge, a ruled-out value) ends the search with no answer."""
     for index, match in enumerate(marks):
-        refused = _final_refusal(index, match.group("value") or "", reader)
+        refused = final_refusal(index, match.group("value") or "", reader)
         if refused is not None:
             return refused
         found = _answer_line_value(match, reader)
@@ -102,7 +86,7 @@ def _first_value(marks: Iterable[re.Match[str]], reader: Reader) -> Found | NoAn
     return None
 
 
-def _final_refusal(index: int, value: str, reader: Reader) -> NoAnswer | None:
+def final_refusal(index: int, value: str, reader: Reader) -> NoAnswer | None:
     """The last mark is the model's final statement: two values (`#### 18 or 20`) or an
     expression there is no answer, never a number the last-number guess finds in it."""
     refused = reader.refusal(value.strip()) if index == 0 else None
@@ -204,46 +188,6 @@ def _opens_explanation(value: str) -> bool:
     return len(_LETTER.findall(before)) >= 2 or len(_LETTER.findall(prose)) >= _SENTENCE_LETTERS
 
 
-def find_json(reader: Reader) -> Found | NoAnswer | None:
-    text = reader.text
-    for index, match in enumerate(reversed(list(_JSON_ANSWER.finditer(text)))):
-        if index == 0:
-            around = text[
-                max(0, match.start() - _JSON_OBJECT_LOOK) : match.end() + _JSON_OBJECT_LOOK
-            ]
-            if ("ltern" in around or "nswers" in around or "ther" in around) and (
-                _JSON_ALTERNATIVES.search(around)
-            ):
-                return NoAnswer(HEDGED)  # `{"answer": 18, "alternatives": [20]}`: not one answer
-            if match.group("null") is not None:
-                return NoAnswer(EMPTY_SLOT)  # `"answer": null`: never the working's number
-            words = (
-                match.group("double")
-                if match.group("double") is not None
-                else match.group("single")
-            )
-            if words is not None and not _FIRST_DIGIT.search(words):
-                return _slot_in_words(words, match.group(0).strip())
-        listed = match.group("list")
-        if listed is not None:
-            # `{"answer": [18, 20]}`: a list is an answer only when it holds one value.
-            read = (reader.value_of(item.strip(" \t\"'")) for item in listed.split(","))
-            values = {value for value in read if value is not None}
-            if index == 0 and len(values) > 1:
-                return NoAnswer(HEDGED)
-            if len(values) == 1:
-                return values.pop(), match.group(0).strip()
-            continue
-        snippet = match.group("double") or match.group("single") or match.group("bare") or ""
-        refused = _final_refusal(index, snippet, reader)
-        if refused is not None:
-            return refused
-        value = reader.value_of(snippet.strip())
-        if value is not None:
-            return value, match.group(0).strip()
-    return None
-
-
 def find_answer_tag(reader: Reader) -> Found | NoAnswer | None:
     marks = list(_ANSWER_TAG.finditer(reader.text))
     if marks:
@@ -251,11 +195,11 @@ def find_answer_tag(reader: Reader) -> Found | NoAnswer | None:
         words = last.group("value") or ""
         if not _FIRST_DIGIT.search(words) and _SLOT_CLOSED.match(reader.text, last.end()):
             # `<answer></answer>`, `<answer>cannot be determined</answer>`, `<answer>ten</answer>`
-            return _slot_in_words(words, last.group(0).strip())
+            return slot_in_words(words, last.group(0).strip())
     return _first_value(reversed(marks), reader)
 
 
-def _slot_in_words(words: str, snippet: str) -> Found | NoAnswer:
+def slot_in_words(words: str, snippet: str) -> Found | NoAnswer:
     """An answer slot that holds no digit: the value of its number words, else no answer."""
     value = number_in_words(words.strip(" \t*_`.")) if _LETTER.search(words) else None
     return NoAnswer(EMPTY_SLOT) if value is None else (value, snippet)
@@ -276,7 +220,7 @@ def find_hash_line(reader: Reader) -> Found | NoAnswer | None:
         ):
             # `#### not enough information`, `#### twenty` closing the text: the answer slot in
             # words, not a markdown heading over working.
-            return _slot_in_words(words, last.group(0).strip())
+            return slot_in_words(words, last.group(0).strip())
         if reader.refusal(words.strip()) == RULED_OUT:
             return NoAnswer(RULED_OUT)  # `#### anything but 18`: its only value ruled out
     marks = reversed(every)
