@@ -51,7 +51,7 @@ from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
-from gsm8k.grading.result_statement import result_statement
+from gsm8k.grading.result_statement import breakdown_statement, result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.units import one_quantity
@@ -156,7 +156,7 @@ def closing_guesses(reader: Reader) -> tuple[str, Found] | NoAnswer | None:
     last = reader.numbers.search(reader.text, max(0, len(reader.text) - UNDECIDED_LOOK))
     if last is not None and undecided_after(reader.text, last.start()):
         return NoAnswer(UNDECIDED_NOTE)
-    result = result_statement(reader)
+    result = result_statement(reader) or breakdown_statement(reader)
     if result is not None:
         return "last_number", result  # `He made $70,000. In percentage terms, that's about 54%.`
     committed = committed_before_guess(reader)

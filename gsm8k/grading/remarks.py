@@ -36,7 +36,7 @@ _FRAME = re.compile(
     r"(?:comparison|reference|context)|in[ \t]+comparison|compared[ \t]+(?:to|with)|side[ \t]+note"
     r"|by[ \t]+the[ \t]+way|p\.?s\.?\b|bonus\b|good[ \t]+luck|anything[ \t]+else|hope[ \t]+"
     r"(?:this|that|it)[ \t]+helps|(?:it|that|this)(?:['’]s|[ \t]+is|[ \t]+was)[ \t]+not[ \t]+"
-    r"\\?[$£€¥₹]?\d|(?:note|remember)[ \t]+that[ \t]+(?:\S+[ \t]+){0,3}?(?:is|was)[ \t]+not\b)",
+    r"\\?[$£€¥₹]?\d|not[ \t]+\\?[$£€¥₹]?\d|notice\b|note[ \t]+that\b|note[ \t]*:)",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
@@ -70,8 +70,11 @@ def _remark(sentence: str) -> bool:
     states no value of its own and is not the model's own: `My first answer of 16 was wrong;
     the correct one is 18.` is a correction, `If you were expecting 20, you're mistaken; it's
     25.` states 25)."""
-    if _FRAME.match(sentence) is not None:
+    frame = _FRAME.match(sentence)
+    if frame is not None and not frame.group(0).lower().lstrip(" \t\n*_#>(-").startswith("not"):
         return True
+    if frame is not None:
+        return _STATES_OWN.search(sentence) is None  # `Note: the answer is 18.` states it
     return (
         NOT_OURS.search(sentence) is not None
         and _STATES_OWN.search(sentence) is None

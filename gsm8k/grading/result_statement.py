@@ -42,9 +42,10 @@ from gsm8k.grading.units import (
     unit_named,
 )
 
-# The result of a computation: `= 9`, `= $75.00`, `>>9` (GSM8K's calculator annotations).
+# The result of a computation: `= 9`, `= $75.00`, `>>9` (GSM8K's calculator annotations), `→ 25`,
+# `≈ $60,000`.
 _RESULT = re.compile(
-    r"(?:=|>>)[ \t]*+(?:\*\*|__)?(?:\\?[$£€¥₹][ \t]?)?(?P<value>-?\d[\d,]*(?:\.\d+)?)"
+    r"(?:=|>>|→|≈)[ \t]*+(?:\*\*|__)?(?:\\?[$£€¥₹][ \t]?)?(?P<value>-?\d[\d,]*(?:\.\d+)?)"
 )
 _LOOK = 1_500
 """Characters after the last result read for asides: a longer tail is more than a remark."""
@@ -204,18 +205,91 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     return False
 
 
-def _parts_of(reader: Reader, sentence: str, result: Decimal) -> bool:
-    """Whether the sentence's values after the result are its parts: two or more that add up to
-    it (a breakdown of the total)."""
-    at = _first_result(reader, sentence, result)
+def breakdown_statement(reader: Reader) -> Found | None:
+    """With no result to anchor on, the value a closing breakdown is the breakdown of: the first
+    value of the last sentence when the rest are its parts (`She paid $1,430 in total, i.e.
+    $1,300 for the ring plus $130 for insurance.`), or the one value of the sentence before when
+    the last sentence holds only its parts (`She makes $7,425 per week. That's 33 classes × 15
+    students × $15.`). A conclusion after the first value (`5 eggs, 2 broken, so 3 remain`) is no
+    breakdown."""
+    text = reader.text
+    starts = [max(0, len(text) - _LOOK)]
+    starts += [end.end() for end in SENTENCE_END.finditer(text, starts[0])]
+    spans = [(a, b) for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if a < b]
+    spans = [(a, b) for a, b in spans if _RESULT_IN.search(text, a, b)]
+    if not spans:
+        return None
+    start, end = spans[-1]
+    last = text[start:end]
+    values = _sentence_values(reader, last)
+    if "=" in last or "→" in last:
+        return None  # working, not a breakdown of a stated value
+    if (
+        len(values) >= 3
+        and _CONCLUDES_AFTER.search(last, values[0][1]) is None
+        and _WORKING.search(last) is None
+        and _parts_of(reader, last, values[0][0])
+    ):
+        return values[0][0], last[values[0][1] : values[0][2]]
+    if len(spans) >= 2 and _REFERS_BACK.match(last) and not _CONCLUDES_AFTER.search(last):
+        before = text[spans[-2][0] : spans[-2][1]]
+        stated = _sentence_values(reader, before)
+        if (
+            len(stated) == 1
+            and _WORKING.search(before) is None
+            and "=" not in before
+            and _parts_of(reader, last, stated[0][0], after_result=False)
+        ):
+            return stated[0][0], before[stated[0][1] : stated[0][2]]
+    return None
+
+
+_CONCLUDES_AFTER = re.compile(
+    r"\b(?:so|therefore|thus|hence|leaving|leaves|left|remain\w*|gives?|makes?|equals?|then)\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_values(reader: Reader, sentence: str) -> list[tuple[Decimal, int, int]]:
+    return [
+        (value, match.start(), match.end())
+        for match in reader.numbers.finditer(sentence)
+        if (value := value_with_fraction(match, sentence)) is not None
+    ]
+
+
+def _parts_of(reader: Reader, sentence: str, result: Decimal, after_result: bool = True) -> bool:
+    """Whether the sentence's values (after the result, with ``after_result``) are the result's
+    parts: two or more that add up to it or multiply to it (`$1,430 in total, i.e. $1,300 for the
+    ring plus $130 for insurance`, `540 meters, across his 9 sprints of 60 m each`, `That's 33
+    classes × 15 students × $15.`)."""
+    at = _first_result(reader, sentence, result) if after_result else 0
     if at is None:
         return False
+    if after_result:
+        marker = _BREAKDOWN.search(sentence, at)
+        if marker is None:
+            return False  # `30% of 10 employees is 3`: working in words, not a breakdown
+        at = marker.start()
     parts = [
         value
         for match in reader.numbers.finditer(sentence, at)
         if (value := value_with_fraction(match, sentence)) is not None
-    ][1:]
-    return len(parts) >= 2 and same_number(sum(parts, Decimal(0)), result)
+    ][:_MOST_PARTS]
+    if len(parts) < 2:
+        return False
+    product = Decimal(1)
+    for part in parts:
+        product *= part
+    return same_number(sum(parts, Decimal(0)), result) or same_number(product, result)
+
+
+_MOST_PARTS = 8
+# What opens a breakdown of the value before it: `, i.e.`, a colon, a bracket, a dash, `across`.
+_BREAKDOWN = re.compile(
+    r"i\.e\.|:|\(|—|–|\b(?:across|including|consisting[ \t]+of|made[ \t]+up[ \t]+of)\b",
+    re.IGNORECASE,
+)
 
 
 def _first_result(reader: Reader, sentence: str, result: Decimal) -> int | None:
@@ -312,6 +386,8 @@ def _aside(
     one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
     if NOT_OURS.search(sentence) or _CHECKS.search(sentence):
         return 0  # `Some might say 60 cups …`, `Check: 15 + 25 + 20 = 60 ✓`, a recap, a table
+    if _REFERS_BACK.match(sentence) and _parts_of(reader, sentence, result, after_result=False):
+        return 0  # `That's 33 classes × 15 students × $15.`: the result's parts
     hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
     if (not statement and _CONCLUDES.match(sentence)) or (_WORKING.search(sentence) and not hedged):
         return None  # a conclusion, or more working: not a remark on the result
