@@ -124,6 +124,23 @@ _SHAPE_TOKEN = re.compile(
 _CASES_LOOK = 400
 
 
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d+[.)]|\(?[a-z][.)])[ \t]", re.IGNORECASE)
+_LETTERED = re.compile(r"[\s*_>#-]*\(?([a-dA-D])[.):][ \t]")
+_LABEL_WORDS = 4  # words of a label in which its condition is looked for
+
+
+def _conditioned(words: list[str]) -> bool:
+    return any(word in _CONDITIONAL_OPENERS or word.endswith("ing") for word in words)
+
+
+def _options(one: str, two: str) -> bool:
+    """Whether two segments are consecutive lettered options (`A. …` / `B. …`)."""
+    letters = _LETTERED.match(one), _LETTERED.match(two)
+    if letters[0] is None or letters[1] is None:
+        return False
+    return ord(letters[1].group(1).lower()) == ord(letters[0].group(1).lower()) + 1
+
+
 def _shape(segment: str) -> str:
     """A segment's shape: its numbers, runs of words and punctuation, in order (`If she sells at
     $2 per egg: $18.` is `WNW:N`)."""
@@ -152,12 +169,19 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
         return False
     (one_start, one_end), (two_start, two_end) = segments[-2:]
     one, two = text[one_start:one_end], text[two_start:two_end]
-    if _WORKING.search(one) or _WORKING.search(two) or text[two_end:].strip(" \t\n.!?*_"):
-        return False  # working, or prose after the cases
+    if text[two_end:].strip(" \t\n.!?*_"):
+        return False  # prose after the cases
     opened = _OPENER.match(one), _OPENER.match(two)
     first = "" if opened[0] is None else opened[0].group(1).lower()
     second = "" if opened[1] is None else opened[1].group(1).lower()
     words = [w.lower() for w in _WORD.findall(one)], [w.lower() for w in _WORD.findall(two)]
+    listed = _LIST_ITEM.match(one) is not None and _LIST_ITEM.match(two) is not None
+    if _options(one, two) and values(one_start, one_end) and values(two_start, two_end):
+        return True  # `A. $460 (overtime at 1.2×)` / `B. $450 (no premium)`: options offered
+    if (_WORKING.search(one) or _WORKING.search(two)) and not (
+        listed and first in _CONDITIONAL_OPENERS and second in _CONDITIONAL_OPENERS
+    ):
+        return False  # working; but `- If …: 60 / 9 = 6.67 mph` / `- If …: 60 / 6 = 10 mph`
     # The same sentence under another label (`Plan A profit` / `Plan B profit`), or two cases
     # opened by conditions (`If …` / `If …`, `Assuming …` / `Allowing …`, `Si …` / `si no`).
     differ = sum(one != two for one, two in zip(*words, strict=False))
@@ -165,8 +189,14 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
         differ == 0
         or (len(words[0]) >= 2 and (differ <= 1 or (differ <= 2 and len(words[0]) >= 5)))
     )  # `- 50 weeks: $57,500` / `- 52 weeks: $59,800`: the same words, another number
-    conditions = (first in _CONDITIONAL_OPENERS and second in _CONDITIONAL_OPENERS) or (
-        first.endswith("ing") and second.endswith("ing")
+    conditions = (
+        (first in _CONDITIONAL_OPENERS and second in _CONDITIONAL_OPENERS)
+        or (first.endswith("ing") and second.endswith("ing"))
+        or (  # `Profit, counting repairs: $70,000.` / `Profit, ignoring repairs: $120,000.`
+            words[0][:1] == words[1][:1]
+            and _conditioned(words[0][1:_LABEL_WORDS])
+            and _conditioned(words[1][1:_LABEL_WORDS])
+        )
     )
     if second in _CONCLUDING or not (relabelled or conditions) or _shape(one) != _shape(two):
         return False
@@ -257,7 +287,8 @@ _TOLERANCE = re.compile(
 )
 # Candidates offered as a set or a plural answer label: `x ∈ {99, 104, 109}`, `Final answers:`.
 _OFFERED = re.compile(
-    r"∈[ \t]*\\?\{|\b(?:final|possible|candidate|potential)[ \t]+answers[ \t*_]*:[ \t*_]*\\?\$?\d",
+    r"∈[ \t]*\\?\{|\b(?:final|possible|candidate|potential)[ \t]+answers[ \t*_]*:[ \t*_]*\\?\$?\d"
+    r"|\b(?:the|my|possible|final)[ \t]+answers[ \t]+(?:are|would[ \t]+be|could[ \t]+be|include)\b",
     re.IGNORECASE,
 )
 
