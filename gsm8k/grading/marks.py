@@ -71,6 +71,7 @@ _DANGLING_MARKER = re.compile(
 _DANGLING_WINDOW = 200
 _COLON_STATEMENT = re.compile(
     rf"^[ \t*_#>`-]*(?:answer|{_FINAL_WORDS}|antwort|respuesta|réponse|ответ|jibu|答案|答え|答"
+    r"|resposta|risposta|정답|답"
     r"|(?-i:A))"
     r"[ \t*_]*[:：][ \t*_]*(?P<value>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,

@@ -21,6 +21,7 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.units import asked_unit
 from gsm8k.grading.words import word_runs
+from gsm8k.grading.words_other import foreign_runs
 
 _LOOK = 400
 """Characters at the text's end in which the final statement is looked for (keeps reading linear
@@ -52,7 +53,8 @@ _ONE_PRONOUN_AFTER = frozenset(_ONE_PRONOUN_AFTER_WORDS.split())
 _SURE_AFTER = re.compile(r"[ \t]*(?:percent|%)[ \t]+(?:sure|certain|confident)", re.IGNORECASE)
 # A closing sentence that is an aside, a note or a question to the reader: no statement.
 _ASIDE = re.compile(r"[\s*_>]*(?:\(|\[|note\b|remember\b|hint\b|tip\b|p\.?s\.?\b)", re.IGNORECASE)
-_PHRASE_HINT = ("answer", "antwort", "respuesta", "réponse", "ответ", "jibu")
+_PHRASE_HINT: tuple[str, ...] = ("answer", "antwort", "respuesta", "réponse", "ответ", "jibu")
+_PHRASE_HINT += ("resposta", "risposta", "答", "답")
 
 
 def phrase_in_words(reader: Reader) -> tuple[int, Found | str] | None:
@@ -69,7 +71,9 @@ def phrase_in_words(reader: Reader) -> tuple[int, Found | str] | None:
     if last is None or _DIGIT.search(text, last.end()):
         return None
     end = _sentence_end(text, last.end())
-    digitized = _digitized(reader, last.end(), end, closing=False)
+    # An English phrase's value is in English words (`The answer is due.` states no 2).
+    english = "answer" in last.group(0).lower()
+    digitized = _digitized(reader, last.end(), end, closing=False, other_languages=not english)
     if digitized is None:
         return None
     found = find_answer_is(reader.with_text(digitized))
@@ -123,14 +127,23 @@ def _sentence_end(text: str, start: int) -> int:
     return found.start() if found else min(len(text), start + _LOOK)
 
 
-def _digitized(reader: Reader, start: int, end: int, closing: bool) -> str | None:
+def _digitized(
+    reader: Reader, start: int, end: int, closing: bool, other_languages: bool = False
+) -> str | None:
     """The text with the quantities in words of ``text[start:end]`` written as digits, or
     ``None`` when it holds none. In a closing sentence, a number word ending it must follow a
     word (`Terry spends seventy-five.`), never open it alone."""
     text = reader.text
     dozens = asked_unit(reader.question_text) == "dozen"
     pieces, position = [], start
-    for begin, finish, digits in word_runs(text[start:end], dozens):
+    runs = word_runs(text[start:end], dozens)
+    if not runs and other_languages:
+        # No English number words in an answer phrase's sentence: those of the other languages
+        # read (`La respuesta es dieciocho dólares.`, `Die Antwort ist sieben.`).
+        runs = [
+            (begin, finish, str(value)) for begin, finish, value in foreign_runs(text[start:end])
+        ]
+    for begin, finish, digits in runs:
         begin, finish = begin + start, finish + start
         if not _quantity(text, start, begin, finish, end, closing):
             continue

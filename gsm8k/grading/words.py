@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from gsm8k.grading.words_other import foreign_number, foreign_states_one_value
+
 _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 _UNITS += ["eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"]
 _UNITS += ["eighteen", "nineteen"]
@@ -29,7 +31,8 @@ def number_in_words(text: str) -> Decimal | None:
     """The first English number written in words in ``text``, or ``None`` when there is none.
 
     ``a hundred`` and ``a dozen`` count; a number word inside a longer word (``someone``) does
-    not. ``minus``/``negative`` before it makes it negative.
+    not. ``minus``/``negative`` before it makes it negative. Without English number words, the
+    number words of the other languages read (``dieciocho``, ``sieben``, ``十三``) are read.
     """
     words = list(_WORD.finditer(text))
     for index, word in enumerate(words):
@@ -37,7 +40,7 @@ def number_in_words(text: str) -> Decimal | None:
             value = _read_from(text, words, index)
             negative = _MINUS.search(text, max(0, word.start() - 12), word.start())
             return -value if negative else value
-    return None
+    return foreign_number(text)
 
 
 def _value_word(word: str) -> bool:
@@ -85,7 +88,7 @@ def words_state_one_value(text: str) -> bool:
     words = list(_WORD.finditer(text))
     first = next((i for i, word in enumerate(words) if _value_word(word.group(0))), None)
     if first is None:
-        return True
+        return foreign_states_one_value(text)  # `sieben oder acht`, `不是三`
     if _NEGATED_WORDS.search(text, 0, words[first].start()):
         return False
     runs, in_run = 0, False
