@@ -32,7 +32,13 @@ ANSWER_PHRASES = "|".join(
         rf"{_WORD_START}(?:endgültige[ \t]+)?antwort{_ASIDE}(?:[ \t]+(?:ist|lautet)|[ \t]*[:：])",
         rf"{_WORD_START}respuesta(?:[ \t]+(?:final|correcta))?{_ASIDE}(?:[ \t]+es|[ \t]*[:：])",
         rf"{_WORD_START}réponse(?:[ \t]+(?:finale|correcte))?{_ASIDE}(?:[ \t]+est|[ \t]*[:：])",
-        rf"{_WORD_START}ответ{_ASIDE}(?:[ \t]*[:：—–]|[ \t]+(?:равен|будет|составляет|[-—–]))",
+        rf"{_WORD_START}ответ{_ASIDE}(?:[ \t]*[:：—–]|[ \t]+(?:равен|будет|составляет|[-—–])"
+        r"|[ \t]+(?=[-−]?[$£€¥₹]?\d))",  # ru: `Ответ 18`, a bare number after the word
+        rf"{_WORD_START}resposta(?:[ \t]+(?:final|correta|certa))?{_ASIDE}"
+        r"(?:[ \t]+(?:é|seria|será)|[ \t]*[:：])",  # pt
+        rf"{_WORD_START}risposta(?:[ \t]+(?:finale|corretta|esatta))?{_ASIDE}"
+        r"(?:[ \t]+(?:è|e['’]|sarebbe|sarà)|[ \t]*[:：])",  # it
+        r"(?:최종[ \t]*)?(?:정답|답)[ \t]*(?:은|는|[:：])",  # ko
         rf"{_WORD_START}jibu(?:[ \t]+la[ \t]+mwisho)?{_ASIDE}(?:[ \t]+ni|[ \t]*[:：])",  # sw
         rf"উত্তর{_ASIDE}(?:[ \t]+(?:হল|হলো|হবে)|[ \t]*[:：]?)",  # bn
         rf"(?:సమాధానం|జవాబు){_ASIDE}[ \t]*[:：]?",  # te
@@ -44,23 +50,30 @@ ANSWER_PHRASES = "|".join(
 _ANSWER_IS = re.compile(ANSWER_PHRASES, re.IGNORECASE)
 _PHRASE_KEYWORDS: tuple[str, ...] = ("answer", "antwort", "respuesta", "réponse", "ответ", "jibu")
 _PHRASE_KEYWORDS += ("উত্তর", "సమాధానం", "జవాబు", "คำตอบ", "答")
+_PHRASE_KEYWORDS += ("resposta", "risposta", "답")
 """A word every phrase of :data:`ANSWER_PHRASES` contains, in lower case."""
 # What may stand between an answer phrase and its number: markup, dashes, and a few words that
 # qualify the statement without changing it ("the answer is therefore 18").
 _FILLER = re.compile(
     r"(?:[ \t*_`:：$\\({\[—–\"'“«]|-(?=[ \t])"
     r"|(?:therefore|thus|so|then|simply|just|exactly|approximately|about|around|also|daher|somit"
-    r"|either|maybe|perhaps|probably|possibly|likely"
+    r"|either|maybe|perhaps|probably|possibly|likely|entweder|soit|ou|o|либо|или"
     r"|donc|alors|bien|entonces|así|equivale[ \t]+a|равен|равна|равно|будет|примерно)(?!\w))*",
     re.IGNORECASE,
 )
+_RANGE_OPENERS = r"(?:entre|zwischen|между|tra|fra|от|de|von|desde|da|du)"
+_RANGE_OPENING = re.compile(rf"{_RANGE_OPENERS}[ \t]", re.IGNORECASE)
 _RANGE_OR_EXPRESSION = re.compile(
     r"(?:(?:any(?:where|[ \t]+(?:number|value|amount|whole[ \t]+number))|somewhere)[ \t]+)?"
     r"(?:between|from)[ \t]+\\?[$£€¥₹]?[ \t]?\d[\d,.]*[ \t]*[A-Za-z]{0,12}[ \t]*(?:and|to)"
     r"[ \t]+\\?[$£€¥₹]?\d"
     r"|(?![aAI][ \t])[A-Za-z][ \t]*[-+*/×−][ \t]*\d|\d[\d,.]*[ \t]*(?:≤|<=|<|\\le)[ \t]*[A-Za-z]"
     r"|(?:at[ \t]+(?:least|most)|(?:more|less|fewer|greater)[ \t]+than"
-    r"|no[ \t]+(?:more|less|fewer)[ \t]+than)[ \t]+\\?[$£€¥₹]?[ \t]?\d",
+    r"|no[ \t]+(?:more|less|fewer)[ \t]+than)[ \t]+\\?[$£€¥₹]?[ \t]?\d"
+    # The same range in the other languages read: `entre 18 y 20`, `zwischen 18 und 20`,
+    # `от 100 до 200 фунтов`, `de 18 à 20`, `von 18 bis 20`, `tra 18 e 20`.
+    rf"|{_RANGE_OPENERS}[ \t]+\\?[$£€¥₹]?[ \t]?\d[\d,.]*+[ \t]*+[^\W\d_]{{0,12}}[ \t]*+"
+    r"(?:y|e|et|und|и|до|à|a|bis|até|al|au)[ \t]+\\?[$£€¥₹]?\d",
     re.IGNORECASE,
 )
 _DIGIT_RUN = re.compile(r"[\d,. \u00a0\u202f]*")
@@ -85,7 +98,9 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
             # "The answer is between 18 and 20.", "The answer is x - 14.": not one number, and
             # the last-number guess would read a number inside it.
             opening = rest.lower()
-            if opening.startswith(("between", "from", "any", "somewhere")):
+            if opening.startswith(("between", "from", "any", "somewhere")) or (
+                _RANGE_OPENING.match(opening)
+            ):
                 return NoAnswer(HEDGED)
             bound = opening.startswith(("at ", "more", "less", "fewer", "greater", "no "))
             return NoAnswer(BOUND if bound else EXPRESSION)
