@@ -96,6 +96,9 @@ _CANNOT = (
     r"|geben|angeben|lösen|finden)\b"
     r"|\bне[ \t]+(?:могу|удаётся|удается|получается|в[ \t]+состоянии)[ \t]+(?:точно[ \t]+)?"
     r"(?:определить|вычислить|сказать|решить|выбрать|найти|дать|установить)"
+    r"|\bnon[ \t]+(?:riesco|posso|sono[ \t]+in[ \t]+grado[ \t]+di)[ \t]+(?:a[ \t]+)?(?:determinare"
+    r"|calcolare|decidere|scegliere|sapere|risolvere|dare|trovare|stabilire)\b"
+    r"|(?:제가[ \t]*)?(?:확정|결정|계산|판단)(?:할|하기)[ \t]*수[ \t]*없"
     r"|我(?:无法|不能|没法|没办法)(?:确定|判断|决定|计算|给出|得出)"
     r"|(?:決め|判断|決定|特定|断定)(?:することが)?できません"
 )
@@ -165,6 +168,7 @@ _HINTS += ("ne peux", "ne sais", "parviens", "en mesure", "arrive pas", "no pued
 _HINTS += ("no consigo", "capaz", "não posso", "não consigo", "ich kann", "kann ich", "не могу")
 _HINTS += ("не удаётся", "не удается", "не получается", "в состоянии", "无法", "不能", "没法")
 _HINTS += ("没办法", "できません")
+_HINTS += ("non riesco", "non posso", "in grado", "수 없", "수없")
 _STORY_WORDS: tuple[str, ...] = (
     "guess",
     "lost",

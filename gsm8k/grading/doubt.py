@@ -233,7 +233,13 @@ RETRACTION = re.compile(
     r"above|\berrei\b|\bme[ \t]+equivoqu[ée]|\bme[ \t]+he[ \t]+equivocado|\bho[ \t]+sbagliato"
     r"|\bje[ \t]+me[ \t]+suis[ \t]+tromp[ée]|\bich[ \t]+habe[ \t]+mich[ \t]+(?:verrechnet|geirrt"
     r"|vertan)|я[ \t]+ошиб(?:ся|лась)|我(?:算)?错了|算错了|間違え(?:ました|た)|\bsaya[ \t]+salah\b"
-    r"|tôi[ \t]+(?:đã[ \t]+)?(?:tính[ \t]+)?sai)",
+    r"|tôi[ \t]+(?:đã[ \t]+)?(?:tính[ \t]+)?sai)"
+    # Chinese, Japanese and Korean write no space before the words: `等等，我好像算错了`, `哦不，
+    # 我算错了`, `計算を間違えました`, `제가 잘못 계산했습니다` (never `没有算错`, `如果算错了`).
+    r"|(?<!没)(?<!没有)(?<!不会)(?<!如果)(?<!是否)(?:我)?(?:好像|可能|似乎|大概|也许|或许|估计"
+    r"|应该|肯定)?(?:是)?(?:算|弄|搞|写)错了|(?<!如果)(?<!是否)我(?:好像|可能|似乎|大概|也许)?"
+    r"(?:犯了|出了)(?:一个|个)?(?:错误|错)|間違え(?:ました|た|ていました)|ミスしました"
+    r"|잘못[ \t]*계산했|계산(?:이|을)[ \t]*잘못|실수(?:를)?[ \t]*했",
     re.IGNORECASE | re.MULTILINE,
 )
 

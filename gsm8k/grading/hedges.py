@@ -112,7 +112,7 @@ _ALTERNATIVE_WORDS = frozenset(
 ) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或", "take", "minus", "not", "soit"))
 _ALTERNATIVE_HINT = re.compile(
     r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или|soit"
-    r"|if[ \t]+not|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus|entre|zwischen|между)\b"
+    r"|if[ \t]+not|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus|entre|zwischen|между|до)\b"
     r"|或|[—–~∼∨|±]|(?<=\d)-(?=\d)|/[ \t]*+\\?[$£€¥₹]",
     re.IGNORECASE,
 )
@@ -128,7 +128,11 @@ _CLOSES_WITH_UNIT = re.compile(
     r"[ \t]*+[A-Za-z]{2,12}(?:[ \t]++(?:a|per|each)[ \t]++[A-Za-z]+)?[ \t]*+[.!)*_]*+[ \t]*+\Z"
 )
 _OPENS_ALTERNATIVE = re.compile(r"[\s*_>(]*+(?:or|alternatively|otherwise)\b", re.IGNORECASE)
-_BETWEEN = re.compile(r"\b(?:between|entre|zwischen|между)[ \t]+[$£€¥₹]?\Z", re.IGNORECASE)
+_BETWEEN = re.compile(
+    r"(?:\b(?:between|entre|zwischen|между)|(?:ставл|стави|авн[аоы]|авен|будет|стоит|стоят"
+    r"|[:—–])\w*[ \t]+от)[ \t]+[$£€¥₹]?\Z",
+    re.IGNORECASE,
+)  # `составляет от 100 до 200`: a range
 _BARE_WORDS = 5
 """Most words of a bare guess besides its hedge words (`My best guess: 18.`, `Could be 20
 though.`)."""
