@@ -355,8 +355,8 @@ def test_hostile_numbers_are_read_whole_or_refused(completion: str, answer: str 
             ANSWER + "\nAnswer: To determine the percentage of semi-automatic cars among the 20 "
             "available rental cars, we start by noting the total.\n\\[\n20 - 12 - 4 = 4\n\\]\n"
             "\\[\n\\left( \\frac{4}{20} \\right) \\times 100 = 20\\%\n\\]\n\nThe final answer is:\n"
-            "\\[\n\\boxed{vingt\\ pour\\ cent}\n\\]",
-            id="number-in-words",
+            "\\[\n\\boxed{pourcentage\\ inconnu}\n\\]",
+            id="words-without-a-number",
         ),
         pytest.param(
             "For the other 5 days: \\(41 - 28 = 13\\).\n\nThus, the problem is underdetermined.\n\n"
