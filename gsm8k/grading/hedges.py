@@ -24,8 +24,14 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from itertools import pairwise
 
+from gsm8k.grading.alternatives import (
+    GAP_WORD,
+    JOINERS,
+    alternatives_in_one,
+    value_unit,
+)
+from gsm8k.grading.breakdown import breakdown_statement
 from gsm8k.grading.candidates import (
     CASES_IN_SENTENCE,
     Value,
@@ -50,40 +56,18 @@ from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
-from gsm8k.grading.refusals import same_quantity
-from gsm8k.grading.result_statement import breakdown_statement, result_statement
+from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
-from gsm8k.grading.units import one_quantity
 
 TWO_GUESSES = "the closing sentences offer two values, hedged: no one answer"
 
-# Words that join a value to an alternative, and hedge words; a gap of only these (and
-# punctuation, markup, a currency sign) between two values offers the second as an alternative.
-_JOINERS = frozenset(
-    (
-        "or", "maybe", "perhaps", "possibly", "probably", "alternatively", "otherwise", "though",
-        "either", "could", "might", "be", "it", "its", "it's", "is", "else", "say", "i'd",
-        "guess", "my", "best", "not", "sure", "even", "vs", "versus", "alternately", "unless",
-        "rather", "like", "more", "then", "again", "also", "was", "and", "somewhere", "anywhere",
-        "to", "if", "not", "give", "take", "plus", "minus", "conceivably", "potentially",
-        "plausibly", "arguably", "auch",
-    )
-)  # fmt: skip
-_RATE_WORDS = frozenset(("a", "an", "per", "each", "every"))
-_GAP_WORD = re.compile(r"[^\W\d_]+(?:['’][a-z]+)?")
-_GAP_OTHER = re.compile(r"[\d=+*/×÷^<>]")
 # The strong hedges of the languages of MGSM's questions that models answer in (German, French,
 # Spanish, Italian, Portuguese, Russian; Chinese ones are matched without word boundaries).
 _STRONG_ELSEWHERE = (
     r"|vielleicht|wahrscheinlich|peut[- ]être|probablement|quizás?|tal[ \t]+vez|probablemente"
     r"|forse|probabilmente|talvez|возможно|наверное"
 )
-_ELSEWHERE_JOINERS = (
-    "vielleicht", "wahrscheinlich", "peut", "être", "probablement", "quizás", "quiza", "quizá",
-    "tal", "vez", "probablemente", "forse", "probabilmente", "talvez", "возможно", "наверное",
-    "soit", "oder", "ou", "o", "ó", "или", "也许", "也许是", "或许", "大概", "可能", "或者", "或",
-)  # fmt: skip
 # A strong hedge: not `would`, `could` or `might` alone (a conditional working step), except
 # `could be` and `might be` offering a value.
 _STRONG = re.compile(
@@ -93,46 +77,14 @@ _STRONG = re.compile(
     r"|(?:could|might)[ \t]+(?:also[ \t]+)?be" + _STRONG_ELSEWHERE + r")\b|也许|或许|大概|可能",
     re.IGNORECASE,
 )
-_OPERAND = re.compile(
-    r"(?:\b(?:times|plus|(?<!\bor[ \t])minus|by|of|(?<!\bif[ \t])not)|n['’]t|[×*+÷/=-])[ \t$]*\Z",
-    re.I,
-)
-_OPERATOR_AFTER = re.compile(r"[ \t]*(?:[×*+÷/=]|\b(?:times|plus|minus|divided)\b)", re.I)
 _WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
-_CURRENCY_BEFORE = re.compile(r"[$£€¥₹][ \t]?\Z")
-_CURRENCY = re.compile(r"[$£€¥₹]")
-_WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})\b")
-_PER_AFTER = re.compile(r"[ \t]*+(?:a|per|each)[ \t]++([A-Za-z]{2,12})\b", re.IGNORECASE)
-_JOINERS = _JOINERS | frozenset(_ELSEWHERE_JOINERS)
-_NOT_UNITS = _JOINERS | {"and", "but", "in", "a", "an", "the", "then", "so"}
-# Words that offer an alternative value by themselves, hedged or not (`She makes $18 or $20.`,
-# `$18, otherwise $20`, `$18 unless it's $20`).
-_ALTERNATIVE_WORDS = frozenset(
-    ("or", "either", "vs", "versus", "otherwise", "alternatively", "alternately", "unless")
-) | frozenset(("oder", "ou", "o", "ó", "или", "或者", "或", "take", "minus", "not", "soit"))
 _ALTERNATIVE_HINT = re.compile(
     r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или|soit"
     r"|if[ \t]+not|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus|entre|zwischen|между|до)\b"
     r"|或|[—–~∼∨|±]|(?<=\d)-(?=\d)|/[ \t]*+\\?[$£€¥₹]",
     re.IGNORECASE,
 )
-# A range written with a sign or with `to` (`$18 – $20`, `18 to 20 dollars`, `$18 ~ $20`) offers
-# two values when the second closes the sentence with a unit of its own: a bare pair is as often
-# a score or a subtraction (`(98–95)`), and `from $18 to $20` is a change, not a range.
-_RANGE_SIGN = re.compile(r"[—–~∼∨|±]")
-# An unspaced hyphen between two values, or a slash before a price (`18-20`, `$18 / $20`).
-_PAIR_SIGN = re.compile(r"-|[ \t]*+/[ \t]*+\\?(?=[$£€¥₹])")
-_SLASH = re.compile(r"[ \t]*+/[ \t]*+")
-_FROM_BEFORE = re.compile(r"(?<!somewhere[ \t])(?<!anywhere[ \t])\bfrom[ \t]+[$£€¥₹]?\Z", re.I)
-_CLOSES_WITH_UNIT = re.compile(
-    r"[ \t]*+[A-Za-z]{2,12}(?:[ \t]++(?:a|per|each)[ \t]++[A-Za-z]+)?[ \t]*+[.!)*_]*+[ \t]*+\Z"
-)
 _OPENS_ALTERNATIVE = re.compile(r"[\s*_>(]*+(?:or|alternatively|otherwise)\b", re.IGNORECASE)
-_BETWEEN = re.compile(
-    r"(?:\b(?:between|entre|zwischen|между)|(?:ставл|стави|авн[аоы]|авен|будет|стоит|стоят"
-    r"|[:—–])\w*[ \t]+от)[ \t]+[$£€¥₹]?\Z",
-    re.IGNORECASE,
-)  # `составляет от 100 до 200`: a range
 _BARE_WORDS = 5
 """Most words of a bare guess besides its hedge words (`My best guess: 18.`, `Could be 20
 though.`)."""
@@ -192,7 +144,7 @@ def committed_before_guess(reader: Reader) -> Reader | None:
     guessed = _values(reader, last_start, last_end)
     if not guessed or len(stated) != 1 or same_number(stated[0][0], guessed[-1][0]):
         return None  # a sentence of several values is working, not a bare statement
-    units = _unit(text, stated[0]), _unit(text, guessed[-1])
+    units = value_unit(text, stated[0]), value_unit(text, guessed[-1])
     refers_back = not units[1] and _REFERS_BACK.search(text, last_start, guessed[-1][1])
     if (
         units[0] != units[1]
@@ -219,7 +171,7 @@ def two_guesses(reader: Reader) -> bool:
     values = [
         v for v in _values(reader, last_start, last_end) if not ruled_out_at(text, v[1], v[2])
     ]
-    if candidate_list(text, last_start, last_end, values, _unit, _JOINERS):
+    if candidate_list(text, last_start, last_end, values, value_unit, JOINERS):
         return True
     block_start = closing_block_start(text, max(0, len(text) - _LOOK))
     if per_case_block(text[block_start:], _values(reader, block_start, len(text))):
@@ -241,7 +193,7 @@ def two_guesses(reader: Reader) -> bool:
         return False
     values = _values(reader, last_start, last_end)
     delivered = find_last_number(reader) if not strong else None
-    if _alternatives_in_one(text, values, offered=not strong, delivered=delivered):
+    if alternatives_in_one(text, values, offered=not strong, delivered=delivered):
         return True
     if not strong or len(sentences) < 2 or not _bare_guess(reader, last_start, last_end):
         return False
@@ -253,7 +205,7 @@ def two_guesses(reader: Reader) -> bool:
     return (
         _bare_guess(reader, before_start, before_end)
         and not same_number(earlier[0][0], values[0][0])
-        and _unit(text, earlier[0]) == _unit(text, values[0])
+        and value_unit(text, earlier[0]) == value_unit(text, values[0])
     )
 
 
@@ -285,7 +237,7 @@ def _bare_guess(reader: Reader, start: int, end: int, opened: bool = False) -> b
     # A condition that closes the guess is its reason, not more words (`Possibly 20, if the
     # morning meal counts differently.`).
     core = _CLOSING_CONDITION.split(sentence, 1)[0]
-    others = [w for w in _GAP_WORD.findall(core) if w.lower() not in _JOINERS]
+    others = [w for w in GAP_WORD.findall(core) if w.lower() not in JOINERS]
     return len(others) <= _BARE_WORDS
 
 
@@ -324,105 +276,3 @@ def _values(reader: Reader, start: int, end: int) -> list[Value]:
         if value is not None:
             found.append((value, match.start(), match.end()))
     return found
-
-
-def _alternatives_in_one(
-    text: str, values: list[Value], offered: bool = False, delivered: Found | None = None
-) -> bool:
-    """Two values side by side in one sentence, the second offered as an alternative to the
-    first: nothing between them but alternative and hedge words (and the first one's unit).
-    With ``offered`` (a sentence no strong hedge word hedges) a word that offers an alternative
-    must stand between them (`She makes $18 or $20.`, `between 18 and 20`), and one of the two is
-    the value the sentence delivers (``delivered``, else its last): `In 1 or 2 days she makes
-    $18.` states 18, and `She makes $18 or $20 from her 16 eggs.` offers two."""
-    pairs = list(pairwise(values))
-    if offered:
-        wanted = values[-1][0] if delivered is None else delivered[0]
-        pairs = [pair for pair in pairs if wanted in (pair[0][0], pair[1][0])]
-    for first, second in pairs:
-        pair = _PAIR_SIGN.fullmatch(text, first[2], second[1]) or (
-            _CURRENCY.match(text, second[1]) and _SLASH.fullmatch(text, first[2], second[1])
-        )
-        priced = _CURRENCY.match(text, first[1]) and _CURRENCY.match(text, second[1])
-        closes = _closes(text, second) or (priced and not _OPERATOR_AFTER.match(text, second[2]))
-        if pair and closes and not _one_quantity(text, first, second):
-            # `about 18-20 dollars.`, `$18 / $20.`, `$18-$20 from her 16 eggs`: a range or a
-            # choice, not a subtraction or a fraction still to be worked out.
-            return True
-        if same_number(first[0], second[0]) or _operand(text, first) or _operand(text, second):
-            continue
-        gap = text[first[2] : second[1]].replace("and/or", "or")
-        if _GAP_OTHER.search(gap):
-            continue
-        # What follows a comma offers the alternative; what precedes it describes the first
-        # value (`3 lego sets, possibly 2`, `15 years ago, if not 14`).
-        offer = gap.rsplit(",", 1)[1] if "," in gap else gap
-        words = [w.lower() for w in _GAP_WORD.findall(offer)]
-        if "," in gap and (not words or not all(w in _JOINERS for w in words)):
-            words = [w.lower() for w in _GAP_WORD.findall(gap)]
-        if offered and _ranged(text, first, second, gap, words):
-            words = ["or"]
-        if len(words) == 1 and _BETWEEN.search(text, max(0, first[1] - 12), first[1]):
-            words = ["or"]  # `between 18 and 20`, `entre 18 e 20`: a range of candidates
-        if words and words[0] not in _JOINERS and words[0] not in _RATE_WORDS:
-            words = words[1:]  # the first value's unit (`18 dollars, or maybe 20`)
-        if len(words) > 1 and words[0] in _RATE_WORDS:
-            words = words[2:]  # and its period (`$18 a day, if not $20`)
-        if offered and not _ALTERNATIVE_WORDS.intersection(words):
-            continue
-        if words and all(w in _JOINERS for w in words) and not _one_quantity(text, first, second):
-            return True
-    return False
-
-
-def _ranged(text: str, first: Value, second: Value, gap: str, words: list[str]) -> bool:
-    """A range between two values that ends its sentence with a unit: `$18 – $20.`, `18 to 20
-    dollars.` (the first value's unit may stand between them)."""
-    signed = _RANGE_SIGN.search(gap) is not None and len(words) <= 1
-    to = bool(words) and words[-1] == "to" and len(words) <= 2
-    if not (signed or to) or _FROM_BEFORE.search(text, max(0, first[1] - 16), first[1]):
-        return False
-    if len(words) == 2 and words[0] != _unit(text, second):
-        return False  # `3 apples to 4 friends`: two quantities, not one range
-    return _closes(text, second)
-
-
-def _closes(text: str, second: Value) -> bool:
-    """Whether a value closes its sentence, alone or with its unit (`20 dollars.`, `$20.`)."""
-    end = text.find("\n", second[2])
-    closing = text[second[2] : len(text) if end < 0 else end]
-    priced = _unit(text, second).startswith("$")
-    return _CLOSES_WITH_UNIT.match(closing) is not None or (
-        priced and closing.strip(" \t.!)*_") == ""
-    )
-
-
-def _operand(text: str, value: Value) -> bool:
-    """A value that is an operand of working, or ruled out (`times $2`, `Not 20`)."""
-    before = text[max(0, value[1] - 12) : value[1]]
-    return _OPERAND.search(before) is not None or _OPERATOR_AFTER.match(text, value[2]) is not None
-
-
-def _one_quantity(text: str, first: Value, second: Value) -> bool:
-    """Whether two values are one quantity in two units, each with its own (`$18, or maybe 1800
-    cents`, `2 hours or perhaps 120 minutes`)."""
-    one, other = _unit(text, first), _unit(text, second)
-    if " per " in one or " per " in other:
-        # `$18, or $126 per week`: the value again as a rate of another period, not a second
-        # answer; rates of one quantity are in the ratio of their periods.
-        return same_quantity(first[0], second[0]) and one != other
-    return one_quantity(first[0], one, second[0], other)
-
-
-def _unit(text: str, value: Value) -> str:
-    """The unit written with a value: a currency sign before it, else the word after it that is
-    no hedge or joining word; empty when none."""
-    if _CURRENCY_BEFORE.search(text, max(0, value[1] - 2), value[1]) or _CURRENCY.search(
-        text, value[1], value[2]
-    ):
-        rate = _PER_AFTER.match(text, value[2])
-        return "$" if rate is None else f"$ per {rate.group(1).lower()}"  # `$126 per week`
-    word = _WORD_AFTER.match(text, value[2])
-    if word is None or word.group(1).lower() in _NOT_UNITS:
-        return ""
-    return word.group(1).lower()

@@ -25,6 +25,14 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from gsm8k.grading.breakdown import (
+    DIGIT,
+    REFERS_BACK,
+    RESULT_LOOK,
+    WORKING,
+    first_result,
+    parts_of,
+)
 from gsm8k.grading.candidates import offers_range
 from gsm8k.grading.doubt import HEDGE, RETRACTION
 from gsm8k.grading.fallback import find_last_number
@@ -47,8 +55,6 @@ from gsm8k.grading.units import (
 _RESULT = re.compile(
     r"(?:=|>>|→|≈)[ \t]*+(?:\*\*|__)?(?:\\?[$£€¥₹][ \t]?)?(?P<value>-?\d[\d,]*(?:\.\d+)?)"
 )
-_LOOK = 1_500
-"""Characters after the last result read for asides: a longer tail is more than a remark."""
 _CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing)\b|['’]d\b", re.IGNORECASE)
 # A sentence that opens on a conclusion states the answer again, whatever it holds.
 _CONCLUDES = re.compile(
@@ -74,25 +80,12 @@ NOT_OURS = re.compile(
     r"argue\b|\btempt(?:ing|ed)\b|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b",
     re.IGNORECASE,
 )
-# Working, in signs or in words: `28 / 7`, `we divide 28 by 7`, `raising 1.20 to the power of 18`.
-_WORKING = re.compile(
-    r"\d[ \t]*+[-+*/×÷−–<>≤≥][ \t]*+\\?\$?\d|```|\bprint\(|\b(?:divid|multipl|subtract"
-    r"|add(?:ing|ed)?\b|plus\b|minus\b|times\b|rais(?:e|ing)\b|sum[ \t]+of|product[ \t]+of"
-    r"|quotient|twice\b|double\b|triple\b|half[ \t]+of)",
-    re.IGNORECASE,
-)
 # A check, a recap or a table of the working after the result: `Check: 15 + 25 + 20 = 60 ✓`,
 # `Step recap: 33 → 66 → 99 → +5.`, `| cheesecakes | 6 | 55 | 330 |`.
 _CHECKS = re.compile(
     r"(?:^|\n)[ \t*_#>-]*+(?:check(?:ing)?|verify|verification|double[- ]check|sanity[ \t]+check"
     r"|proof|recap|summary|step[ \t]+recap|breakdown)\b|[✓✔]|^[ \t]*\||→.*→",
     re.IGNORECASE | re.MULTILINE,
-)
-# A remark on the result names it, or points back to it: `That's 60 yogurts, or 15 packs.`
-_REFERS_BACK = re.compile(
-    r"[\s*_>-]*(?:that['’]s|that[ \t]+is|this[ \t]+is|i\.e\.|which|note|recall|remember"
-    r"|reminder|for[ \t]+reference|as[ \t]+a[ \t]+check|\()",
-    re.IGNORECASE,
 )
 _PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
 _PERIOD_WORD = re.compile(
@@ -117,7 +110,7 @@ def result_statement(reader: Reader) -> Found | None:
     """The working's last result, when the sentence that computes it is followed only by
     asides that hold numbers; ``None`` when the last-number reading decides."""
     text = reader.text
-    tail_start = max(0, len(text) - _LOOK)
+    tail_start = max(0, len(text) - RESULT_LOOK)
     results = [
         found
         for found in _RESULT.finditer(text, tail_start)
@@ -191,11 +184,11 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     head = sentence if others is None else sentence[: others.start()]
     if "=" in sentence or HEDGE.search(head) or offers_range(sentence):
         return False
-    stated = _first_result(reader, head, result)
+    stated = first_result(reader, head, result)
     if _CONDITION.search(head, 0, len(head) if stated is None else stated):
         return False  # `If rounding down: 1596`: one case, not the answer; a condition after the
         # result is about something else (`5 hours to get back, so he'd arrive at 9 PM`)
-    if _WORKING.search(sentence):
+    if WORKING.search(sentence):
         return False
     for match in reader.numbers.finditer(sentence):
         value = value_with_fraction(match, sentence)
@@ -205,103 +198,6 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
     return False
 
 
-def breakdown_statement(reader: Reader) -> Found | None:
-    """With no result to anchor on, the value a closing breakdown is the breakdown of: the first
-    value of the last sentence when the rest are its parts (`She paid $1,430 in total, i.e.
-    $1,300 for the ring plus $130 for insurance.`), or the one value of the sentence before when
-    the last sentence holds only its parts (`She makes $7,425 per week. That's 33 classes × 15
-    students × $15.`). A conclusion after the first value (`5 eggs, 2 broken, so 3 remain`) is no
-    breakdown."""
-    text = reader.text
-    starts = [max(0, len(text) - _LOOK)]
-    starts += [end.end() for end in SENTENCE_END.finditer(text, starts[0])]
-    spans = [(a, b) for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if a < b]
-    spans = [(a, b) for a, b in spans if _RESULT_IN.search(text, a, b)]
-    if not spans:
-        return None
-    start, end = spans[-1]
-    last = text[start:end]
-    values = _sentence_values(reader, last)
-    if "=" in last or "→" in last:
-        return None  # working, not a breakdown of a stated value
-    if (
-        len(values) >= 3
-        and _CONCLUDES_AFTER.search(last, values[0][1]) is None
-        and _WORKING.search(last) is None
-        and _parts_of(reader, last, values[0][0])
-    ):
-        return values[0][0], last[values[0][1] : values[0][2]]
-    if len(spans) >= 2 and _REFERS_BACK.match(last) and not _CONCLUDES_AFTER.search(last):
-        before = text[spans[-2][0] : spans[-2][1]]
-        stated = _sentence_values(reader, before)
-        if (
-            len(stated) == 1
-            and _WORKING.search(before) is None
-            and "=" not in before
-            and _parts_of(reader, last, stated[0][0], after_result=False)
-        ):
-            return stated[0][0], before[stated[0][1] : stated[0][2]]
-    return None
-
-
-_CONCLUDES_AFTER = re.compile(
-    r"\b(?:so|therefore|thus|hence|leaving|leaves|left|remain\w*|gives?|makes?|equals?|then)\b",
-    re.IGNORECASE,
-)
-
-
-def _sentence_values(reader: Reader, sentence: str) -> list[tuple[Decimal, int, int]]:
-    return [
-        (value, match.start(), match.end())
-        for match in reader.numbers.finditer(sentence)
-        if (value := value_with_fraction(match, sentence)) is not None
-    ]
-
-
-def _parts_of(reader: Reader, sentence: str, result: Decimal, after_result: bool = True) -> bool:
-    """Whether the sentence's values (after the result, with ``after_result``) are the result's
-    parts: two or more that add up to it or multiply to it (`$1,430 in total, i.e. $1,300 for the
-    ring plus $130 for insurance`, `540 meters, across his 9 sprints of 60 m each`, `That's 33
-    classes × 15 students × $15.`)."""
-    at = _first_result(reader, sentence, result) if after_result else 0
-    if at is None:
-        return False
-    if after_result:
-        marker = _BREAKDOWN.search(sentence, at)
-        if marker is None:
-            return False  # `30% of 10 employees is 3`: working in words, not a breakdown
-        at = marker.start()
-    parts = [
-        value
-        for match in reader.numbers.finditer(sentence, at)
-        if (value := value_with_fraction(match, sentence)) is not None
-    ][:_MOST_PARTS]
-    if len(parts) < 2:
-        return False
-    product = Decimal(1)
-    for part in parts:
-        product *= part
-    return same_number(sum(parts, Decimal(0)), result) or same_number(product, result)
-
-
-_MOST_PARTS = 8
-# What opens a breakdown of the value before it: `, i.e.`, a colon, a bracket, a dash, `across`.
-_BREAKDOWN = re.compile(
-    r"i\.e\.|:|\(|—|–|\b(?:across|including|consisting[ \t]+of|made[ \t]+up[ \t]+of)\b",
-    re.IGNORECASE,
-)
-
-
-def _first_result(reader: Reader, sentence: str, result: Decimal) -> int | None:
-    """Where the sentence first states ``result``, or ``None``."""
-    for match in reader.numbers.finditer(sentence):
-        value = value_with_fraction(match, sentence)
-        if value is not None and same_number(value, result):
-            return match.start()
-    return None
-
-
-_RESULT_IN = re.compile(r"\d")
 # What after a number makes it no quantity of the answer: a clock time (`9 PM`), or a count of
 # periods (`7 days a week`, `5 hours every single day`).
 _CLOCK_AFTER = re.compile(r"[ \t]*(?:[ap]\.?m\b\.?|o['’]clock\b)", re.IGNORECASE)
@@ -322,10 +218,10 @@ def _delivers(
     if found is not None and same_number(found[0], result):
         return True
     sentence = reader.text[start:end]
-    at = _RESULT_IN.search(sentence)
+    at = DIGIT.search(sentence)
     if at is not None and NOT_OURS.search(sentence, at.end()):
         return True  # `$694; the figure $704 you might see elsewhere double-counts`
-    if _parts_of(reader, sentence, result):
+    if parts_of(reader, sentence, result):
         return True  # `$243 on all the items: $49.50 on shorts, $67.50 on pants and $126 on shoes`
     for match in reader.numbers.finditer(sentence):
         value = value_with_fraction(match, sentence)
@@ -386,10 +282,10 @@ def _aside(
     one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
     if NOT_OURS.search(sentence) or _CHECKS.search(sentence):
         return 0  # `Some might say 60 cups …`, `Check: 15 + 25 + 20 = 60 ✓`, a recap, a table
-    if _REFERS_BACK.match(sentence) and _parts_of(reader, sentence, result, after_result=False):
+    if REFERS_BACK.match(sentence) and parts_of(reader, sentence, result, after_result=False):
         return 0  # `That's 33 classes × 15 students × $15.`: the result's parts
     hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
-    if (not statement and _CONCLUDES.match(sentence)) or (_WORKING.search(sentence) and not hedged):
+    if (not statement and _CONCLUDES.match(sentence)) or (WORKING.search(sentence) and not hedged):
         return None  # a conclusion, or more working: not a remark on the result
     period = _PERIOD_WORD.match(sentence)  # `Per day, that's $2.50.`
     other_period = period is not None and asked != unit_named(
@@ -397,7 +293,7 @@ def _aside(
     )
     # A value of the working again is a remark only beside the result or pointing back to it
     # (`since $125 > $96, he chooses … $125` picks one; it remarks on none).
-    remark = _REFERS_BACK.match(sentence) is not None
+    remark = REFERS_BACK.match(sentence) is not None
     own = False
     for match in reader.numbers.finditer(sentence):
         value = value_with_fraction(match, sentence)
@@ -432,7 +328,7 @@ def _aside(
 def _earlier_values(reader: Reader, text: str) -> set[Decimal]:
     """The values the text states up to the result statement (bounded: its last numbers)."""
     values: set[Decimal] = set()
-    for match in reader.numbers.finditer(text, max(0, len(text) - 4 * _LOOK)):
+    for match in reader.numbers.finditer(text, max(0, len(text) - 4 * RESULT_LOOK)):
         value = value_with_fraction(match, text)
         if value is not None:
             values.add(value.copy_abs())
