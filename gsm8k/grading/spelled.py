@@ -63,8 +63,10 @@ def phrase_in_words(reader: Reader) -> tuple[int, Found | str] | None:
     nine or ten.`)."""
     text = reader.text
     tail_start = max(0, len(text) - _LOOK)
-    if not any(hint in text[tail_start:].lower() for hint in _PHRASE_HINT):
-        return None
+    tail = text[tail_start:].lower()
+    last_hint = max(tail.rfind(hint) for hint in _PHRASE_HINT)
+    if last_hint < 0 or _DIGIT.search(text, tail_start + last_hint):
+        return None  # no phrase, or a digit after the last one (the common case, found cheaply)
     last = None
     for phrase in _PHRASE.finditer(text, tail_start):
         last = phrase
