@@ -10,6 +10,7 @@ from decimal import Decimal
 from itertools import pairwise
 
 from gsm8k.grading.doubt import RETRACTION, sentence_hedged
+from gsm8k.grading.endings import restart_unfinished
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
@@ -201,6 +202,9 @@ def _retracted_at_close(reader: Reader) -> bool:
             or not ruled_out_at(text, last.start(), last.end())
             or SENTENCE_END.search(text, last.end(), retracted.end()) is not None
         )
+    restarts = list(RETRACTION.finditer(text, tail_start))
+    if restarts and restart_unfinished(text, restarts[-1].end()):
+        return True  # `Ugh, I messed up. Let me try again. Ticket $7, popcorn $7`: cut mid-redo
     line = text.rfind("\n", 0, digit) + 1
     retraction = RETRACTION.search(text, line, digit)
     if retraction is None or "=" in text[retraction.end() : digit]:

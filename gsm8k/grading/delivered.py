@@ -44,7 +44,7 @@ from gsm8k.grading.doubt import (
     sentence_hedged,
     undecided_after,
 )
-from gsm8k.grading.endings import stops_mid_sentence
+from gsm8k.grading.endings import restart_unfinished, stops_mid_sentence
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
 from gsm8k.grading.numbers import same_number
@@ -341,8 +341,8 @@ def _after_retraction(reader: Reader, at: int, cut: bool) -> tuple[str, Found] |
     with no such sentence, delivers nothing."""
     text = reader.text
     retraction_end = SENTENCE_END.search(text, at)
-    if cut or retraction_end is None:
-        return NoAnswer(RETRACTED)
+    if cut or retraction_end is None or restart_unfinished(text, retraction_end.end()):
+        return NoAnswer(RETRACTED)  # `Wait, I made an error. Recomputing with 252 eggs and $2`
     # A hedged value after a retraction (`Correction: maybe 44.`) is a guess: the model took its
     # answer back and committed to no other.
     closing = _last_sentence(text, retraction_end.end(), hedged=True)

@@ -80,6 +80,20 @@ _OPENING_WORDS = frozenset(
 """English words after which a sentence always goes on."""
 
 
+def restart_unfinished(text: str, start: int) -> bool:
+    """Whether the working from ``start`` (after a retraction) stops before it finishes: the text
+    ends on no sentence mark and not on a computed result (`Let me redo it: 19.50 * 1.25`,
+    `Recomputing with 252 eggs and $2`, `The wire is 4 feet`)."""
+    stripped = text.rstrip(" \t\n*_")
+    if len(stripped) <= start or stripped[-1] in _FINISHED:
+        return False
+    return _COMPUTED_END.search(stripped, max(start, len(stripped) - _WORD_LOOK)) is None
+
+
+_FINISHED = frozenset(".!?。！？)]}>`\"'|")
+_COMPUTED_END = re.compile(r"=[ \t]*\\?[$£€¥₹]?[ \t]?-?\d[\d,]*(?:\.\d+)?[ \t]*[A-Za-z%]*\Z")
+
+
 def strip_padding(text: str) -> str | None:
     """The text before a run of padding that filled the rest of the token budget, when the text
     before it is finished; ``None`` when it ends in no such run.
