@@ -179,7 +179,7 @@ def undecided_after(text: str, end: int) -> bool:
 RETRACTION = re.compile(
     r"(?:^|[.!?:;—–]\s|\n|,[ \t]+but[ \t]+(?=I[ \t]))[ \t*_#>(\[]*+(?:(?:hmm+|wait|but|oh|actually"
     r"|ah"
-    r"|hold[ \t]+on|nope|no|ugh|I[ \t]+apologi[sz]e|apologies|espera|attends|warte|aspetta"
+    r"|hold[ \t]+on|nope|no|ugh|sorry|I[ \t]+apologi[sz]e|apologies|espera|attends|warte|aspetta"
     r"|(?:up)?on[ \t]+(?:reflection|second[ \t]+look)|looking[ \t]+again"
     r"|well|erm|um+|uh|edit[ \t]*:|erratum[ \t]*:)[ \t,.!…—–-]*+)*"
     r"(?:oh[ \t]+no\b|oops\b|whoops\b|my[ \t]+bad\b"
@@ -235,7 +235,8 @@ RETRACTION = re.compile(
     r"(?:errors?|mistakes?)\b"
     r"|I[ \t]+(?:think|believe|suspect|guess)[ \t]+(?:that['’]s|that[ \t]+is|this[ \t]+is|it['’]s"
     r"|it[ \t]+is)[ \t]+(?:wrong|incorrect|not[ \t]+right|off)\b"
-    r"|I[ \t]+(?:think[ \t]+I[ \t]+)?(?:misread|misunderstood|miscalculated|miscounted)\b"
+    r"|I[ \t]+(?:think[ \t]+I[ \t]+)?(?:misread|misunderstood|miscalculated|miscounted|misspoke"
+    r"|misstated|mistyped)\b"
     r"|(?:please[ \t]+)?(?:disregard|ignore)[ \t]+(?:the|my)[ \t]+(?:answer|result|solution)[ \t]+"
     r"above|\berrei\b|\bme[ \t]+equivoqu[ée]|\bme[ \t]+he[ \t]+equivocado|\bho[ \t]+sbagliato"
     r"|\bje[ \t]+me[ \t]+suis[ \t]+tromp[ée]|\bich[ \t]+habe[ \t]+mich[ \t]+(?:verrechnet|geirrt"
