@@ -130,7 +130,11 @@ _LABEL_WORDS = 4  # words of a label in which its condition is looked for
 
 
 def _conditioned(words: list[str]) -> bool:
-    return any(word in _CONDITIONAL_OPENERS or word.endswith("ing") for word in words)
+    return any(word in _CONDITIONAL_OPENERS or word in _READING_WORDS for word in words)
+
+
+_READING_WORDS = frozenset(("ignoring", "treating", "reading", "interpreting", "taking"))
+_DETERMINERS = frozenset(("the", "a", "an", "this", "that", "his", "her", "their", "its", "our"))
 
 
 def _options(one: str, two: str) -> bool:
@@ -194,6 +198,8 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
         or (first.endswith("ing") and second.endswith("ing"))
         or (  # `Profit, counting repairs: $70,000.` / `Profit, ignoring repairs: $120,000.`
             words[0][:1] == words[1][:1]
+            and words[0][:1] != []
+            and words[0][0] not in _DETERMINERS
             and _conditioned(words[0][1:_LABEL_WORDS])
             and _conditioned(words[1][1:_LABEL_WORDS])
         )
@@ -281,7 +287,7 @@ _BETWEEN_BEFORE = re.compile(r"\bbetween[ \t]*+$", re.IGNORECASE)
 
 
 _TOLERANCE = re.compile(
-    r"\d[\d,.]*+[ \t]*+(?:±|\+/-|\\pm\b|plus[ \t]+or[ \t]+minus)[ \t]*+\\?\$?\d"
+    r"(?<![\d.,])\d[\d,.]*+[ \t]*+(?:±|\+/-|\\pm\b|plus[ \t]+or[ \t]+minus)[ \t]*+\\?\$?\d"
     r"|\bgive[ \t]+or[ \t]+take[ \t]+(?:a[ \t]+few|one|two|three|some|a[ \t]+couple|\$?\d)",
     re.I,
 )
@@ -294,8 +300,17 @@ _OFFERED = re.compile(
 
 
 # The answer between two bounds: `24 ≤ answer ≤ 26`, `250 < x < 270`.
+_NOT_A_UNIT = frozenset(("", "on", "for", "per", "a", "in", "each", "over", "this", "that", "and"))
+_BOUNDED = r"[\d,.]*+[ \t]*+[A-Za-z]{0,8}[ \t]*+"  # the rest of a bounded value and its unit
 _BETWEEN_BOUNDS = re.compile(
     r"\d[ \t]*(?:≤|<=|<|\\le)[ \t]*[A-Za-z]+[ \t]*(?:≤|<=|<|\\le)[ \t]*\\?\$?\d"
+    # Two bounds of one value: `10 mph at most, 8 mph at least`, `at least 8 and at most 10`.
+    rf"|(?<![\d.,])\d{_BOUNDED}(?:at[ \t]+most|or[ \t]+(?:less|fewer))\b[ \t,;]*+(?:and[ \t]+)?"
+    rf"\\?\$?\d{_BOUNDED}(?:at[ \t]+least|or[ \t]+more)\b"
+    rf"|(?<![\d.,])\d{_BOUNDED}(?:at[ \t]+least|or[ \t]+more)\b[ \t,;]*+(?:and[ \t]+)?\\?\$?\d"
+    rf"{_BOUNDED}(?:at[ \t]+most|or[ \t]+(?:less|fewer))\b"
+    r"|\bat[ \t]+least[ \t]+\\?\$?\d[\d,.]*+[^.!?\n\d]{0,20}?\bat[ \t]+most[ \t]+\\?\$?\d",
+    re.IGNORECASE,
 )
 
 
@@ -314,8 +329,15 @@ def offers_range(sentence: str) -> bool:
         if _CHANGE_BEFORE.search(before):
             continue  # `rose from $20 to $30`
         one, two = found.group("one"), found.group("two")
-        if ("$" in one) != ("$" in two) or re.fullmatch(r"(?:19|20)\d\d", one.strip()):
+        if ("$" in two and "$" not in one) or re.fullmatch(r"(?:19|20)\d\d", one.strip()):
             continue
+        other_word = (found.group("other") or "").strip().lower()
+        if (
+            "$" in one
+            and "$" not in two
+            and (other_word not in _NOT_A_UNIT or joiner not in ("-", "–", "to"))
+        ):
+            continue  # `$75-80` is a range; `$5 to 10 friends` is not
         unit, other = (found.group("unit") or "").strip(), (found.group("other") or "").strip()
         if unit and other and unit.lower() != other.lower():
             continue  # `2 hours to 30 minutes`

@@ -34,7 +34,7 @@ import re
 from dataclasses import replace
 from itertools import chain
 
-from gsm8k.grading.candidates import CASES_IN_SENTENCE
+from gsm8k.grading.candidates import CASES_IN_SENTENCE, offers_range
 from gsm8k.grading.corrections import CORRECTION_HINTS
 from gsm8k.grading.doubt import (
     RETRACTION,
@@ -170,9 +170,9 @@ def deliver(
         return _after_retraction(reader, inside.end(), _unfinished(text, cut))
     tail = text[current.end :]
     folded = tail.lower()
-    if _offers_other(reader, current):
-        # `The answer is probably 18, but it could be 20.`, `18 (though 20 is also possible)`:
-        # two candidates, no one answer.
+    if _offers_other(reader, current) or _offers_range(text, current):
+        # `The answer is probably 18, but it could be 20.`, `18 (though 20 is also possible)`,
+        # `Answer: ~160 minutes, could be anywhere from 140 to 180`: no one answer.
         return NoAnswer(HEDGED_BOTH)
     if not any(keyword in folded for keyword in _KEYWORDS) and RETRACTION.search(tail) is None:
         closing = None if _unfinished(text, cut) else _closing_correction(reader, current)
@@ -217,6 +217,13 @@ def _per_case(text: str, statement: Statement) -> bool:
     closed = SENTENCE_END.search(text, statement.end, statement.end + SENTENCE_LOOK)
     stop = closed.start() if closed is not None else min(len(text), statement.end + SENTENCE_LOOK)
     return CASES_IN_SENTENCE.search(text, statement.start, stop) is not None
+
+
+def _offers_range(text: str, statement: Statement) -> bool:
+    """Whether the statement's line, from its value on, offers a range beside it."""
+    line_end = text.find("\n", statement.end)
+    end = min(len(text) if line_end < 0 else line_end, statement.end + _OTHER_LOOK)
+    return offers_range(text[statement.start : end])
 
 
 def _unfinished(text: str, cut: bool) -> bool:

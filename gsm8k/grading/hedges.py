@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
+from math import gcd
 
 from gsm8k.grading.alternatives import (
     GAP_WORD,
@@ -181,8 +182,8 @@ def two_guesses(reader: Reader) -> bool:
     tail = last[-_TAIL_LOOK:]
     if CASES_IN_SENTENCE.search(tail) or parallel_cases(text, partial(_values, reader)):
         return True
-    if offers_range(tail):
-        return True  # `He spends $75 to $80 over 30 days.`
+    if offers_range(tail) or _slash_pair(tail):
+        return True  # `He spends $75 to $80 over 30 days.`, `He runs 540m/180m a week.`
     line_start = max(text.rfind("\n", 0, len(text.rstrip())) + 1, len(text) - _TAIL_LOOK)
     if keyed_candidates(text[line_start:]):
         return True  # `{"literal": 48, "intended": 60}`
@@ -207,6 +208,32 @@ def two_guesses(reader: Reader) -> bool:
         and not same_number(earlier[0][0], values[0][0])
         and value_unit(text, earlier[0]) == value_unit(text, values[0])
     )
+
+
+# Two values of one unit joined by a slash (`540m/180m`, `$294/$2058`, `10 mph / 12 mph`): a
+# division of like quantities is no answer a question asks for, so the slash offers a choice.
+_OPERATOR_AFTER = re.compile(r"[ \t)]*(?:[×*+÷/=-]|\b(?:times|plus|minus|divided)\b)")
+_SLASH_PAIR = re.compile(
+    r"(?<![\d/.,$£€¥₹\\])(?P<sign>\\?[$£€¥₹]?)(?P<one>\d[\d,]*+(?:\.\d+)?)[ \t]*+"
+    r"(?P<unit>[A-Za-z%]{0,8})[ \t]*+/[ \t]*+(?P=sign)(?P<two>\d[\d,]*+(?:\.\d+)?)[ \t]*+"
+    r"(?P=unit)(?![\d/]|[A-Za-z])"
+)
+
+
+def _slash_pair(tail: str) -> bool:
+    """Whether a closing sentence offers two values joined by a slash: each with the same unit or
+    currency, or a bare pair that is no fraction in lowest terms (`roughly 80/90`)."""
+    if "=" in tail:
+        return False  # working: `48 inches / 6 inches per piece = 8 pieces`
+    for pair in _SLASH_PAIR.finditer(tail):
+        if _OPERATOR_AFTER.match(tail, pair.end()) or tail[pair.start() - 1 : pair.start()] == "(":
+            continue  # `(12/20) * 100`
+        if pair.group("sign") or pair.group("unit"):
+            return True
+        one, two = (pair.group(name).replace(",", "") for name in ("one", "two"))
+        if "." not in one + two and gcd(int(one), int(two)) > 1:
+            return True
+    return False
 
 
 def _hedged_at(text: str, start: int) -> bool:

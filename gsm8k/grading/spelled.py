@@ -160,6 +160,8 @@ def _quantity(text: str, start: int, begin: int, finish: int, end: int, closing:
     """Whether the number words at ``text[begin:finish]`` state a quantity: not a reference
     (`each one`, `the two of them`), a label (`Step two`), a count of places (`two decimal
     places`) or a manner (`one by one`, `one at a time`)."""
+    if text[finish : finish + 1] == "-" and text[finish + 1 : finish + 2].isalpha():
+        return False  # `five-dollar bills`, `two-hour trip`: a compound word, no quantity
     before = [word.group(0).lower() for word in _WORD.finditer(text, max(start, begin - 30), begin)]
     if before and before[-1] in _REFERENCE_BEFORE:
         return False
