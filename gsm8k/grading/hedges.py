@@ -60,6 +60,7 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
+from gsm8k.grading.units import asked_unit
 
 TWO_GUESSES = "the closing sentences offer two values, hedged: no one answer"
 
@@ -146,7 +147,13 @@ def committed_before_guess(reader: Reader) -> Reader | None:
     if not guessed or len(stated) != 1 or same_number(stated[0][0], guessed[-1][0]):
         return None  # a sentence of several values is working, not a bare statement
     units = value_unit(text, stated[0]), value_unit(text, guessed[-1])
-    refers_back = not units[1] and _REFERS_BACK.search(text, last_start, guessed[-1][1])
+    # A guess with no unit is an alternative to a statement that points back (`it could be 230`)
+    # or that states the unit the question asks for (`She eats 6 dozen eggs. Could be 7.`).
+    asked = asked_unit(reader.question_text)
+    refers_back = not units[1] and (
+        _REFERS_BACK.search(text, last_start, guessed[-1][1]) is not None
+        or (asked is not None and units[0].split(" ")[0] in (asked, f"{asked}s"))
+    )
     if (
         units[0] != units[1]
         and not refers_back

@@ -76,8 +76,9 @@ NOT_OURS = re.compile(
     r"|\b(?:you|one)[ \t]+(?:might|may|could|will)[ \t]+(?:see|get|find|read)\b|\belsewhere\b"
     r"|\b(?:you|one|some|many)[ \t]+(?:might|may|could|would)[ \t]+be[ \t]+tempted\b"
     r"|\bdon['’]?t[ \t]+(?:answer|say|pick|choose|write|put)\b|\b(?:trap|pitfall)[ \t]+(?:here"
-    r"|is|would)\b|\bmistake[ \t]+(?:is|would[ \t]+be)[ \t]+to\b|\b(?:might|could|may)[ \t]+"
-    r"argue\b|\btempt(?:ing|ed)\b|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b",
+    r"|is|would)\b|\bmistake[ \t]+(?:is|would[ \t]+be)[ \t]+to\b"
+    r"|\b(?:might|could|may)[ \t]+(?:also[ \t]+)?argue\b|\btempt(?:ing|ed)\b"
+    r"|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b",
     re.IGNORECASE,
 )
 # A check, a recap or a table of the working after the result: `Check: 15 + 25 + 20 = 60 ✓`,

@@ -111,11 +111,17 @@ def sentence_before(reader: Reader, start: int) -> Statement | None:
     a hedged alternative follows."""
     text = reader.text
     offset = max(0, start - _BEFORE_LOOK)
+    # Blank lines end no sentence of their own: the last sentence with words is read.
     ends = list(SENTENCE_END.finditer(text, offset, start))
-    if not ends:
+    bounds = [offset] + [end.end() for end in ends]
+    spans = [
+        (begin, end.start())
+        for begin, end in zip(bounds, ends, strict=False)
+        if text[begin : end.start()].strip()
+    ]
+    if not spans:
         return None
-    begin = ends[-2].end() if len(ends) >= 2 else offset
-    end = ends[-1].start()
+    begin, end = spans[-1]
     sentence = text[begin:end]
     read = (reader.value_of(number.group(0)) for number in reader.numbers.finditer(sentence))
     values = {value for value in read if value is not None}
