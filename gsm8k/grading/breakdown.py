@@ -50,7 +50,7 @@ def breakdown_statement(reader: Reader) -> Found | None:
     if (
         len(values) >= 3
         and _CONCLUDES_AFTER.search(last, values[0][1]) is None
-        and WORKING.search(last) is None
+        and _SIGNED_WORKING.search(last) is None  # `plus` may join the parts
         and parts_of(reader, last, values[0][0])
     ):
         return values[0][0], last[values[0][1] : values[0][2]]
@@ -67,6 +67,7 @@ def breakdown_statement(reader: Reader) -> Found | None:
     return None
 
 
+_SIGNED_WORKING = re.compile(r"\d[ \t]*+[-+*/×÷−–<>][ \t]*+\\?\$?\d|```")
 _CONCLUDES_AFTER = re.compile(
     r"\b(?:so|therefore|thus|hence|leaving|leaves|left|remain\w*|gives?|makes?|equals?|then)\b",
     re.IGNORECASE,

@@ -180,7 +180,11 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
     second = "" if opened[1] is None else opened[1].group(1).lower()
     words = [w.lower() for w in _WORD.findall(one)], [w.lower() for w in _WORD.findall(two)]
     listed = _LIST_ITEM.match(one) is not None and _LIST_ITEM.match(two) is not None
-    if _options(one, two) and values(one_start, one_end) and values(two_start, two_end):
+    lines = (
+        text[text.rfind("\n", 0, one_start) + 1 : one_end],
+        text[text.rfind("\n", 0, two_start) + 1 : two_end],
+    )
+    if _options(*lines) and values(one_start, one_end) and values(two_start, two_end):
         return True  # `A. $460 (overtime at 1.2×)` / `B. $450 (no premium)`: options offered
     if (_WORKING.search(one) or _WORKING.search(two)) and not (
         listed and first in _CONDITIONAL_OPENERS and second in _CONDITIONAL_OPENERS
@@ -204,7 +208,8 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
             and _conditioned(words[1][1:_LABEL_WORDS])
         )
     )
-    if second in _CONCLUDING or not (relabelled or conditions) or _shape(one) != _shape(two):
+    shaped = _shape(one) == _shape(two) or (listed and conditions)  # `- If …: 6.67 mph` items
+    if second in _CONCLUDING or not (relabelled or conditions) or not shaped:
         return False
     stated = values(one_start, one_end), values(two_start, two_end)
     if not (stated[0] and stated[1]) or stated[0][-1][0] == stated[1][-1][0]:

@@ -223,7 +223,7 @@ _OPERATOR_AFTER = re.compile(r"[ \t)]*(?:[×*+÷/=-]|\b(?:times|plus|minus|divid
 _SLASH_PAIR = re.compile(
     r"(?<![\d/.,$£€¥₹\\])(?P<sign>\\?[$£€¥₹]?)(?P<one>\d[\d,]*+(?:\.\d+)?)[ \t]*+"
     r"(?P<unit>[A-Za-z%]{0,8})[ \t]*+/[ \t]*+(?P=sign)(?P<two>\d[\d,]*+(?:\.\d+)?)[ \t]*+"
-    r"(?P=unit)(?![\d/]|[A-Za-z])"
+    r"(?P=unit)(?![\d/]|(?<=[A-Za-z%])[A-Za-z])"
 )
 
 

@@ -78,8 +78,14 @@ def _remark(sentence: str) -> bool:
     return (
         NOT_OURS.search(sentence) is not None
         and _STATES_OWN.search(sentence) is None
-        and _FIRST_PERSON.search(sentence) is None  # `I initially got 18, but that was wrong.`
+        # `I initially got 18, but that was wrong.`; not `One could argue for $75, I suppose.`
+        and _FIRST_PERSON.search(sentence, 0, _first_digit(sentence)) is None
     )
+
+
+def _first_digit(sentence: str) -> int:
+    found = _DIGIT.search(sentence)
+    return len(sentence) if found is None else found.start()
 
 
 # Words with which a sentence states a value as the model's own.
