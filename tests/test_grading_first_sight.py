@@ -180,7 +180,7 @@ NO_ONE_ANSWER = [
     pytest.param("His pace was 10 mph at most, 8 mph at least.", None, id="two-bounds"),
     pytest.param("He runs 540m/180m a week.", None, id="slash-pair-units"),
     pytest.param("Lloyd makes $294/$2058 per week.", None, id="slash-pair-dollars"),
-    pytest.param("The average is roughly 80/90.", None, id="slash-pair-unreduced"),
+    pytest.param("So the probability is 2/4 or 50%.", "50", id="a-bare-slash-is-a-fraction"),
     pytest.param("The answers are 140 and 130.", None, id="plural-answers"),
     pytest.param(
         "**Answer options**\n\nA. $460 (overtime at 1.2×)\nB. $450 (no overtime premium)",
@@ -312,3 +312,23 @@ def test_a_unitless_guess_after_a_statement_in_the_asked_unit_leaves_it() -> Non
     # With no question, the guess is read as the closing hedge it is.
     working = "Janet has 16 - 3 - 4 = 9 eggs left, and 9 * 2 = 18.\n"
     assert grade(working + "So she has 9 eggs. Probably 18.", "18").answer == "18"
+
+
+WIRE_QUESTION = (
+    "Tracy used a piece of wire 4 feet long to support tomato plants in the garden. The wire was "
+    "cut into pieces 6 inches long. How many pieces did she obtain?"
+)
+
+
+def test_the_questions_data_after_the_answer_is_a_remark() -> None:
+    completion = (
+        "4 feet = 48 inches. 48 / 6 = 8 pieces.\n\nShe obtained 8 pieces.\n\nThe wire was 4 feet "
+        "long and each piece was 6 inches."
+    )
+    assert grade(completion, "8", question=WIRE_QUESTION).answer == "8"
+    # A closing `which is N` states a value, even one the question holds.
+    stated = (
+        "The first 6 hours see 30 bees leave, so 30 * 2 = 60 bees.\nThe last 6 hours see the same "
+        "as the first 6 hours, which is 30 bees."
+    )
+    assert grade(stated, "30", question="30 bees leave in the first 6 hours.").answer == "30"

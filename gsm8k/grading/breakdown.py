@@ -23,7 +23,8 @@ WORKING = re.compile(
 # A remark on the result names it, or points back to it: `That's 60 yogurts, or 15 packs.`
 REFERS_BACK = re.compile(
     r"[\s*_>-]*(?:that['’]s|that[ \t]+is|this[ \t]+is|i\.e\.|which|note|recall|remember"
-    r"|reminder|for[ \t]+reference|as[ \t]+a[ \t]+check|\()",
+    r"|reminder|for[ \t]+reference|as[ \t]+a[ \t]+check|\(|of[ \t]+(?:that|this|which|those|it)\b"
+    r"|(?:those|these)[ \t]+\d)",
     re.IGNORECASE,
 )
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from math import gcd
 
 from gsm8k.grading.alternatives import (
     GAP_WORD,
@@ -228,17 +227,14 @@ _SLASH_PAIR = re.compile(
 
 
 def _slash_pair(tail: str) -> bool:
-    """Whether a closing sentence offers two values joined by a slash: each with the same unit or
-    currency, or a bare pair that is no fraction in lowest terms (`roughly 80/90`)."""
+    """Whether a closing sentence offers two values joined by a slash, each with the same unit or
+    currency (a bare pair is a fraction: `2/4 or 50%`)."""
     if "=" in tail:
         return False  # working: `48 inches / 6 inches per piece = 8 pieces`
     for pair in _SLASH_PAIR.finditer(tail):
         if _OPERATOR_AFTER.match(tail, pair.end()) or tail[pair.start() - 1 : pair.start()] == "(":
             continue  # `(12/20) * 100`
         if pair.group("sign") or pair.group("unit"):
-            return True
-        one, two = (pair.group(name).replace(",", "") for name in ("one", "two"))
-        if "." not in one + two and gcd(int(one), int(two)) > 1:
             return True
     return False
 

@@ -36,7 +36,7 @@ _FRAME = re.compile(
     r"(?:comparison|reference|context)|in[ \t]+comparison|compared[ \t]+(?:to|with)|side[ \t]+note"
     r"|by[ \t]+the[ \t]+way|p\.?s\.?\b|bonus\b|good[ \t]+luck|anything[ \t]+else|hope[ \t]+"
     r"(?:this|that|it)[ \t]+helps|(?:it|that|this)(?:['’]s|[ \t]+is|[ \t]+was)[ \t]+not[ \t]+"
-    r"\\?[$£€¥₹]?\d|not[ \t]+\\?[$£€¥₹]?\d|notice\b|note[ \t]+that\b|note[ \t]*:)",
+    r"\\?[$£€¥₹]?\d|not[ \t]+\\?[$£€¥₹]?\d|notice\b|note[ \t]+that\b|note[ \t]*:|tip[ \t]*:)",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")

@@ -285,6 +285,8 @@ def _aside(
         return 0  # `Some might say 60 cups …`, `Check: 15 + 25 + 20 = 60 ✓`, a recap, a table
     if REFERS_BACK.match(sentence) and parts_of(reader, sentence, result, after_result=False):
         return 0  # `That's 33 classes × 15 students × $15.`: the result's parts
+    if _question_data(reader, sentence):
+        return 0  # `The wire was 4 feet long and each piece was 6 inches.`: the question again
     hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
     if (not statement and _CONCLUDES.match(sentence)) or (WORKING.search(sentence) and not hedged):
         return None  # a conclusion, or more working: not a remark on the result
@@ -301,6 +303,8 @@ def _aside(
         if value is None or same_number(value, result):
             remark = True
             continue
+        if _CLOCK_AFTER.match(sentence, match.end()) or _PERIODS_AFTER.match(sentence, match.end()):
+            continue  # `Spread over 7 days, that is only about 77 meters a day.`
         at = start + match.start()
         if value.copy_abs() in reader.question and restates_question(
             reader.text, at, start + match.end(), value, reader.quantities, start
@@ -324,6 +328,25 @@ def _aside(
     if own and not hedged and not remark:
         return None
     return 1 if hedged and own else 0
+
+
+def _question_data(reader: Reader, sentence: str) -> bool:
+    """Whether every number of a sentence is a number of the question, with no working: the
+    question's data restated after the answer."""
+    if not reader.question or WORKING.search(sentence) or _CONCLUDES.match(sentence):
+        return False
+    matches = list(reader.numbers.finditer(sentence))
+    values = [value_with_fraction(match, sentence) for match in matches]
+    if len(values) < 2 or _STATES_VALUE.search(sentence, 0, matches[-1].start()):
+        return False  # `…, which is 30 bees.` states a value that may be the question's
+    return all(value is not None and value.copy_abs() in reader.question for value in values)
+
+
+_STATES_VALUE = re.compile(
+    r"\b(?:which|that|it)[ \t]+(?:is|are|was|makes|gives|comes)\b|\b(?:so|therefore|thus|hence"
+    r"|total|altogether|in[ \t]+all|same)\b|=",
+    re.IGNORECASE,
+)
 
 
 def _earlier_values(reader: Reader, text: str) -> set[Decimal]:
