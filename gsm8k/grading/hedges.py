@@ -143,8 +143,10 @@ def committed_before_guess(reader: Reader) -> Reader | None:
         return None
     stated = _values(reader, before_start, before_end)
     guessed = _values(reader, last_start, last_end)
-    if not guessed or len(stated) != 1 or same_number(stated[0][0], guessed[-1][0]):
-        return None  # a sentence of several values is working, not a bare statement
+    if not guessed or len(stated) != 1 or abs(stated[0][0] - guessed[-1][0]) < 1:
+        # A sentence of several values is working, not a bare statement; the statement's value
+        # rounded (`266.67 cups. Maybe 266.`) is no alternative to it.
+        return None
     units = value_unit(text, stated[0]), value_unit(text, guessed[-1])
     # A guess with no unit is an alternative to a statement that points back (`it could be 230`)
     # or that states the unit the question asks for (`She eats 6 dozen eggs. Could be 7.`).
