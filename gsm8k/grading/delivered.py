@@ -223,7 +223,11 @@ def _offers_range(text: str, statement: Statement) -> bool:
     """Whether the statement's line, from its value on, offers a range beside it."""
     line_end = text.find("\n", statement.end)
     end = min(len(text) if line_end < 0 else line_end, statement.end + _OTHER_LOOK)
-    return offers_range(text[statement.start : end])
+    line = text[statement.start : end]
+    return _TWO_NUMBERS.search(line) is not None and offers_range(line)
+
+
+_TWO_NUMBERS = re.compile(r"\d[^\d\n]+\d|∈")  # a range needs two values (or a set sign)
 
 
 def _unfinished(text: str, cut: bool) -> bool:

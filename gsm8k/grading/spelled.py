@@ -63,10 +63,11 @@ def phrase_in_words(reader: Reader) -> tuple[int, Found | str] | None:
     nine or ten.`)."""
     text = reader.text
     tail_start = max(0, len(text) - _LOOK)
-    tail = text[tail_start:].lower()
-    last_hint = max(tail.rfind(hint) for hint in _PHRASE_HINT)
-    if last_hint < 0 or _DIGIT.search(text, tail_start + last_hint):
-        return None  # no phrase, or a digit after the last one (the common case, found cheaply)
+    # A phrase with no digit after it opens after the text's last digit (found from the end).
+    after_digits = max(tail_start, *(text.rfind(digit) + 1 for digit in "0123456789"))
+    tail = text[after_digits:].lower()
+    if not any(hint in tail for hint in _PHRASE_HINT):
+        return None  # no phrase after the last digit (the common case, found cheaply)
     last = None
     for phrase in _PHRASE.finditer(text, tail_start):
         last = phrase
