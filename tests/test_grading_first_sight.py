@@ -332,3 +332,16 @@ def test_the_questions_data_after_the_answer_is_a_remark() -> None:
         "as the first 6 hours, which is 30 bees."
     )
     assert grade(stated, "30", question="30 bees leave in the first 6 hours.").answer == "30"
+
+
+CANDLE_QUESTION = (
+    "A candle melts by 2 centimeters every hour that it burns. How many centimeters shorter will "
+    "a candle be after burning from 1:00 PM to 5:00 PM?"
+)
+
+
+def test_a_hedged_guess_after_a_statement_in_the_asked_unit_or_opened_by_or_leaves_it() -> None:
+    candle = CANDLE + "The candle is 10 cm shorter. Possibly 8, if you count only full hours."
+    assert grade(candle, "8", question=CANDLE_QUESTION).answer == "10"
+    yogurt = "60 / 4 = 15 packs; 15 * $5 = $75.\n\nHe spends $80.\nOr $75 with the deal, I suppose."
+    assert grade(yogurt, "75").answer == "80"

@@ -59,7 +59,7 @@ from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
-from gsm8k.grading.units import asked_unit
+from gsm8k.grading.units import asked_unit, unit_named
 
 TWO_GUESSES = "the closing sentences offer two values, hedged: no one answer"
 
@@ -73,7 +73,7 @@ _STRONG_ELSEWHERE = (
 # `could be` and `might be` offering a value.
 _STRONG = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|conceivably|potentially|plausibly|arguably"
-    r"|I[ \t]+(?:think|believe|guess)|I['’]d[ \t]+(?:say|guess)"
+    r"|I[ \t]+(?:think|believe|guess|suppose)|I['’]d[ \t]+(?:say|guess)"
     r"|(?:my|best)[ \t]+guess|not[ \t]+(?:sure|certain)|unsure|alternatively|either"
     r"|(?:could|might)[ \t]+(?:also[ \t]+)?be" + _STRONG_ELSEWHERE + r")\b|也许|或许|大概|可能",
     re.IGNORECASE,
@@ -153,7 +153,7 @@ def committed_before_guess(reader: Reader) -> Reader | None:
     asked = asked_unit(reader.question_text)
     refers_back = not units[1] and (
         _REFERS_BACK.search(text, last_start, guessed[-1][1]) is not None
-        or (asked is not None and units[0].split(" ")[0] in (asked, f"{asked}s"))
+        or (asked is not None and unit_named(units[0].split(" ")[0]) == asked)
     )
     if (
         units[0] != units[1]
@@ -280,9 +280,10 @@ def _hedged_guess(reader: Reader, start: int, end: int) -> bool:
     values = _values(reader, start, end)
     if len(values) != 1 or _WORKING.search(reader.text, start, end) is not None:
         return False
-    return _hedged_at(reader.text, values[0][1]) and not _CONCLUDES_BEFORE.search(
-        reader.text, start, values[0][1]
+    hedged = _hedged_at(reader.text, values[0][1]) or (
+        _OPENS_ALTERNATIVE.match(reader.text, start) is not None  # `Or $75 with the discount.`
     )
+    return hedged and not _CONCLUDES_BEFORE.search(reader.text, start, values[0][1])
 
 
 _REFERS_BACK = re.compile(r"\b(?:it|that)[ \t]+(?:could|might|may|would)\b", re.I)
