@@ -35,6 +35,7 @@ from dataclasses import replace
 from itertools import chain
 
 from gsm8k.grading.candidates import CASES_IN_SENTENCE, offers_range
+from gsm8k.grading.corrected import CORRECTED_FRAME, corrected_in_sentence
 from gsm8k.grading.corrections import CORRECTION_HINTS
 from gsm8k.grading.doubt import (
     RETRACTION,
@@ -164,7 +165,7 @@ def deliver(
     if inside is not None and (
         _DIGIT.search(text, inside.end(), current.end) is None
         or SENTENCE_END.search(text, inside.end(), current.end) is not None
-        or _CORRECTED_FRAME.search(text, inside.end(), current.end) is not None
+        or CORRECTED_FRAME.search(text, inside.end(), current.end) is not None
     ):  # `Answer: 90. Hmm, scratch that, …`: taken back on its own line; `Answer: 40 — sorry,
         # that's the silver coins. Gold coins: 70.`: taken back, then a new sentence states 70
         return _after_retraction(reader, inside.end(), _unfinished(text, cut))
@@ -376,32 +377,5 @@ def _after_retraction(reader: Reader, at: int, cut: bool) -> tuple[str, Found] |
     if found is None and closing is None:
         # `my bad, I forgot the muffins; it's 18.`, `Erratum: the final answer should read 16.`:
         # the retraction's own sentence states the new value.
-        found = _corrected_in_sentence(reader, at, retraction_end.start())
+        found = corrected_in_sentence(reader, at, retraction_end.start())
     return NoAnswer(RETRACTED) if found is None else ("last_number", found)
-
-
-# What states the corrected value after a retraction in its own sentence.
-_CORRECTED_FRAME = re.compile(
-    r"\b(?:it['’]s|it[ \t]+is|I[ \t]+meant|I[ \t]+mean|should[ \t]+(?:be|read|have[ \t]+been)"
-    r"|make[ \t]+(?:it|that)|(?:so|is|are|was|comes[ \t]+to)\b)[ \t:]*+(?:only[ \t]+|just[ \t]+)?"
-    r"(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
-    re.IGNORECASE,
-)
-_CLOSES_SENTENCE = re.compile(
-    r"[ \t]*+(?:[A-Za-z]{2,12}(?:[ \t]+(?:a|per|each)[ \t]+[A-Za-z]{2,12})?"
-    r"(?:[ \t]+(?:for|in|of)[ \t]+(?:the|a|each)?[ \t]*[A-Za-z]{2,12})?)?[ \t]*[.!]?[ \t*_]*\Z"
-)
-
-
-def _corrected_in_sentence(reader: Reader, start: int, end: int) -> Found | None:
-    """The value the rest of a retraction's sentence states, after a frame that states it (`it's
-    18`, `I meant 520`, `should read 16`, `so … is 25 miles`) and closing the sentence."""
-    text = reader.text
-    frames = list(_CORRECTED_FRAME.finditer(text, start, end))
-    if not frames or sentence_hedged(text, frames[-1].end(), end):
-        return None
-    value = reader.numbers.match(text, frames[-1].end(), end)
-    if value is None or _CLOSES_SENTENCE.match(text[value.end() : end]) is None:
-        return None
-    read = reader.value_of(value.group(0))
-    return None if read is None else (read, value.group(0))

@@ -69,7 +69,6 @@ from gsm8k.grading.json_answer import find_json
 from gsm8k.grading.marks import (
     cut_restatement,
     final_heading_start,
-    final_words,
     opening_guess,
     without_dangling_marker,
     without_example_marks,
@@ -101,6 +100,7 @@ from gsm8k.grading.sections import (
 )
 from gsm8k.grading.sections import UNCLOSED_REASONING as UNCLOSED_REASONING
 from gsm8k.grading.sections import split_reasoning as split_reasoning
+from gsm8k.grading.spelled import final_words
 
 Rule = Literal[
     "answer_line",

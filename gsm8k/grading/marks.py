@@ -69,7 +69,7 @@ _DANGLING_MARKER = re.compile(
     re.IGNORECASE,
 )
 _DANGLING_WINDOW = 200
-_COLON_STATEMENT = re.compile(
+COLON_STATEMENT = re.compile(
     rf"^[ \t*_#>`-]*(?:answer|{_FINAL_WORDS}|antwort|respuesta|réponse|ответ|jibu|答案|答え|答"
     r"|resposta|risposta|정답|답"
     r"|(?-i:A))"
@@ -147,24 +147,7 @@ def without_dangling_marker(completion: str) -> str | None:
     return completion[: dangling.start() + 1]
 
 
-def final_words(reader: Reader) -> Found | str | None:
-    """The final answer stated in words on a closing answer line or heading, or by a closing
-    answer phrase (`The answer is eighty.`), with no digit in or after it: its number words'
-    value, or why there is none. Of a line and a phrase, the later statement is the final one."""
-    # Imported here: the phrase rule imports the rules module, which imports this one.
-    from gsm8k.grading.spelled import phrase_in_words
-
-    on_line = _final_line_words(reader)
-    phrase = phrase_in_words(reader)
-    if phrase is None or on_line is None:
-        return on_line if phrase is None else phrase[1]
-    last_line = None
-    for statement in _COLON_STATEMENT.finditer(reader.text):
-        last_line = statement
-    return phrase[1] if last_line is not None and phrase[0] > last_line.end() else on_line
-
-
-def _final_line_words(reader: Reader) -> Found | str | None:
+def final_line_words(reader: Reader) -> Found | str | None:
     """The final answer stated in words on a closing answer line or heading."""
     text = reader.text
     last_colon = max(text.rfind(":"), text.rfind("："))
@@ -175,7 +158,7 @@ def _final_line_words(reader: Reader) -> Found | str | None:
     ):
         return None  # every statement has a digit after it (the common case, found cheaply)
     last = None
-    for statement in _COLON_STATEMENT.finditer(text):
+    for statement in COLON_STATEMENT.finditer(text):
         last = statement
     if last is None or _DIGIT.search(last.group("value")):
         return None
@@ -245,7 +228,7 @@ def cut_restatement(reader: Reader) -> Found | None:
     ``None``. The cut statement's words must open that sentence (after `Therefore`, `So`, …)."""
     text = reader.text
     last = None
-    for statement in _COLON_STATEMENT.finditer(text):
+    for statement in COLON_STATEMENT.finditer(text):
         last = statement
     if last is None:
         return None

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from gsm8k.grading.hedges import closing_guesses
+from gsm8k.grading.marks import COLON_STATEMENT, final_line_words
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.rules import NoAnswer
@@ -175,3 +176,17 @@ def _quantity(text: str, start: int, begin: int, finish: int, end: int, closing:
     ):
         return False  # `He gives one to each friend.`, `one by one`: a pronoun, not a count
     return not (closing and not following and not before)
+
+
+def final_words(reader: Reader) -> Found | str | None:
+    """The final answer stated in words on a closing answer line or heading, or by a closing
+    answer phrase (`The answer is eighty.`), with no digit in or after it: its number words'
+    value, or why there is none. Of a line and a phrase, the later statement is the final one."""
+    on_line = final_line_words(reader)
+    phrase = phrase_in_words(reader)
+    if phrase is None or on_line is None:
+        return on_line if phrase is None else phrase[1]
+    last_line = None
+    for statement in COLON_STATEMENT.finditer(reader.text):
+        last_line = statement
+    return phrase[1] if last_line is not None and phrase[0] > last_line.end() else on_line
