@@ -224,6 +224,16 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
 _CONDITION_CLAUSE = (
     r"(?:if|when|unless|assuming|in[ \t]+case|with[ \t]+(?:an?[ \t]+)?\d{1,3}(?:\.\d+)?[ \t]*%)"
 )
+_CASE_LABEL = (
+    r"\b(?:in|for|under|with)[ \t]+the[ \t]+(?:first|second|third|other|former|latter|original"
+    r"|alternative|literal|strict|loose)\b"
+)
+# The first case names what it is a case of (`in the first reading`; `in the first game` is a
+# part of the total): the second may leave it out (`and $64 in the second`).
+_CASE_NOUN = (
+    r"[ \t]+(?:\w+[ \t]+)?(?:reading|interpretation|case|scenario|option|assumption|view|sense"
+    r"|approach|method|way)s?\b"
+)
 CASES_IN_SENTENCE = re.compile(
     # `163, unless she used 1 on the way, in which case 162`
     r"\d[^\n.!?]{0,100}?\bin[ \t]+which[ \t]+case[ \t,]+(?:it['’]s[ \t]+|it[ \t]+(?:is"
@@ -232,7 +242,14 @@ CASES_IN_SENTENCE = re.compile(
     r"\d[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE + r"[^\n;]{0,80}?[,;][ \t]*+(?:and[ \t]++|or"
     r"[ \t]++|but[ \t]++)?(?:it['’]s[ \t]++"
     r"|otherwise[ \t,]*+(?:between[ \t]++)?)?\\?[$£€¥₹]?\d[\d,.]*+"
-    r"[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE,
+    r"[^\d\n.!?;]{0,12}?\b"
+    + _CONDITION_CLAUSE
+    # `$56 in the first reading and $64 in the second`: each value under its own case.
+    + r"|\d[^\d\n.!?;]{0,12}?"
+    + _CASE_LABEL
+    + _CASE_NOUN
+    + r"[^\d\n;]{0,40}?\b(?:and|or|but"
+    r"|while|whereas)[ \t]+[^\d\n;]{0,20}?\\?[$£€¥₹]?\d[\d,.]*+[^\d\n.!?;]{0,12}?" + _CASE_LABEL,
     re.IGNORECASE,
 )
 

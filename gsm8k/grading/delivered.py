@@ -176,6 +176,10 @@ def deliver(
         # `Answer: ~160 minutes, could be anywhere from 140 to 180`: no one answer.
         return NoAnswer(HEDGED_BOTH)
     if not any(keyword in folded for keyword in _KEYWORDS) and RETRACTION.search(tail) is None:
+        if current.hedged and (_offers_other(reader, current) or _scenario_next(text, current)):
+            # `If both ways, the answer would be $24. If one way, it would be $12.`: one value
+            # per scenario, none committed to.
+            return NoAnswer(HEDGED_BOTH)
         closing = None if _unfinished(text, cut) else _closing_correction(reader, current)
         if closing is not None:
             return closing
@@ -211,6 +215,20 @@ def deliver(
     if current.start == start:
         return None
     return current.rule, (current.value, current.text)
+
+
+_SCENARIO_NEXT = re.compile(
+    r"\s*+[*_(>-]*(?:if|assuming|suppose|supposing|in[ \t]+case|otherwise|but[ \t]+if)\b"
+    r"[^\n.!?]*?\d",
+    re.IGNORECASE,
+)
+
+
+def _scenario_next(text: str, statement: Statement) -> bool:
+    """Whether the sentence after a hedged statement opens another scenario with a value of its
+    own (`If she only drives one way, it would be $12.`)."""
+    closed = SENTENCE_END.search(text, statement.end, statement.end + SENTENCE_LOOK)
+    return closed is not None and _SCENARIO_NEXT.match(text, closed.end()) is not None
 
 
 def _per_case(text: str, statement: Statement) -> bool:

@@ -271,7 +271,7 @@ def _apply_rules(
         if rule == "last_number":
             # `Siobhan has 23 jewels. By comparison, Aaron has 25 and Raymond has 40.`: remarks
             # after the closing statement are no statement of the answer.
-            text = without_remarks(text)
+            text = without_remarks(text, reader.question_text)
             reader = reader.with_text(text)
         if rule == "json":
             placeholder = _placeholder_end(text)

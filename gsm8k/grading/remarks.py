@@ -10,6 +10,8 @@ of its value, never by the value itself:
 - a value called someone else's, tempting or a trap (`A common mistake is to answer 4 …`, `The
   trap here is answering 100 minutes …`, `Don't answer 60, …`, `One might argue it's 140 …`);
 - a value ruled out (`It is not $80 (16 × $5) because …`);
+- a sentence about another person of the question than the one it asks about (`Marilyn, with
+  ten times as many, sold 80,000.` when Harald's sales are asked);
 - words to the reader (`Good luck with the download — … about 1 in 3 people!`, `Anything else
   you'd like help with, like problem 2 or 3?`).
 
@@ -24,6 +26,7 @@ import re
 from gsm8k.grading.doubt import RETRACTION
 from gsm8k.grading.reader import SENTENCE_END
 from gsm8k.grading.result_statement import NOT_OURS
+from gsm8k.grading.subjects import about_another
 
 _LOOK = 800
 """Characters at the end of a text in which remarks are looked for."""
@@ -42,7 +45,7 @@ _FRAME = re.compile(
 _DIGIT = re.compile(r"\d")
 
 
-def without_remarks(text: str) -> str:
+def without_remarks(text: str, question: str | None = None) -> str:
     """The text up to the closing statement, without the remarks that follow it; the text itself
     when it ends on no remark, or when no sentence with a number comes before its remarks."""
     tail_start = max(0, len(text) - _LOOK)
@@ -57,7 +60,7 @@ def without_remarks(text: str) -> str:
             if RETRACTION.search(sentence) is not None:
                 break  # `Check: … Wait, I made a mistake.`: the model takes something back
             continue  # a sentence with no number is read past (`Hope this helps!`)
-        if remarks == _MOST_REMARKS or not _remark(sentence):
+        if remarks == _MOST_REMARKS or not _remark(text, start, end, question):
             break
         cut, remarks = start, remarks + 1
     if not remarks or _DIGIT.search(text, tail_start, cut) is None:
@@ -65,11 +68,14 @@ def without_remarks(text: str) -> str:
     return text[:cut].rstrip()
 
 
-def _remark(sentence: str) -> bool:
+def _remark(text: str, start: int, end: int, question: str | None) -> bool:
     """Whether a sentence is a remark by its frame (opening, or someone else's value, when it
     states no value of its own and is not the model's own: `My first answer of 16 was wrong;
     the correct one is 18.` is a correction, `If you were expecting 20, you're mistaken; it's
     25.` states 25)."""
+    sentence = text[start:end]
+    if about_another(question, text, start, end) and _STATES_OWN.search(sentence) is None:
+        return True  # `Marilyn, with ten times as many, sold 80,000.` when Harald's are asked
     frame = _FRAME.match(sentence)
     if frame is not None and not frame.group(0).lower().lstrip(" \t\n*_#>(-").startswith("not"):
         return True

@@ -40,6 +40,7 @@ from gsm8k.grading.numbers import same_number, value_with_fraction
 from gsm8k.grading.question import restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.ruled_out import ruled_out_at
+from gsm8k.grading.subjects import about_another
 from gsm8k.grading.units import (
     asked_period,
     asking_text,
@@ -91,8 +92,9 @@ _CHECKS = re.compile(
 _PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
 _PERIOD_WORD = re.compile(
     r"[\s*_(>-]*(?:in[ \t]+terms[ \t]+of[ \t]+|that['’]s[ \t]+)?\b(?:(?:per|each|every|an?)"
-    r"|(?:over|in|for|across|during)[ \t]+(?:an?|one|the|a[ \t]+full)?[ \t]*(?:\d+[ \t-]*(?:[a-z]+"
-    r"[ \t-]+)?)?)[ \t]*"
+    r"|(?:over|in|for|across|during)[ \t]+(?:an?|one|the|a[ \t]+full)?[ \t]*(?P<count>(?:\d+"
+    r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a[ \t]+few|several|a[ \t]+couple"
+    r"[ \t]+of)[ \t-]*(?:[a-z]+[ \t-]+)?)?)[ \t]*"
     r"(?P<period>second|minute|hour|day|week|month|year)s?\b"
     r"|\b(?P<adverb>hourly|daily|weekly|monthly|yearly|annually)\b",
     re.IGNORECASE,
@@ -141,7 +143,7 @@ def result_statement(reader: Reader) -> Found | None:
     earlier = _earlier_values(reader, text[:statement_end])
     position = statement_end
     alternatives = 0
-    stated = False
+    stated, statement = False, ""
     for end in [*SENTENCE_END.finditer(text, statement_end), None]:
         sentence_end = len(text) if end is None else end.end()
         sentence = text[position:sentence_end]
@@ -152,9 +154,11 @@ def result_statement(reader: Reader) -> Found | None:
                 reader, position, sentence_end, result, percent_asked, asked
             ):
                 return None  # another value beside it (`$75 to $80`) is no remark
-            stated = True
+            stated, statement = True, sentence
         elif any(char.isdigit() for char in sentence):
-            kind = _aside(reader, position, sentence, result, earlier, percent_asked, asked)
+            kind = _aside(
+                reader, position, sentence, result, earlier, percent_asked, asked, statement
+            )
             if kind is None:
                 return None
             alternatives += kind
@@ -277,7 +281,7 @@ def _aside(
     earlier: set[Decimal],
     percent_asked: bool,
     asked: str | None,
-    statement: bool = False,
+    statement: str,
 ) -> int | None:
     """Whether every number of a sentence after the result statement is an aside: ``None`` when
     one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
@@ -287,12 +291,22 @@ def _aside(
         return 0  # `That's 33 classes × 15 students × $15.`: the result's parts
     if _question_data(reader, sentence):
         return 0  # `The wire was 4 feet long and each piece was 6 inches.`: the question again
+    if not _CONCLUDES.match(sentence) and about_another(
+        reader.question_text, reader.text, start, start + len(sentence)
+    ):
+        return 0  # `Marilyn, with ten times as many, sold 80,000.` when Harald's sales are asked
     hedged = bool(HEDGE.search(sentence) or _CONDITION.search(sentence))
-    if (not statement and _CONCLUDES.match(sentence)) or (WORKING.search(sentence) and not hedged):
+    if _CONCLUDES.match(sentence) or (WORKING.search(sentence) and not hedged):
         return None  # a conclusion, or more working: not a remark on the result
     period = _PERIOD_WORD.match(sentence)  # `Per day, that's $2.50.`
-    other_period = period is not None and asked != unit_named(
-        _ADVERB.get((period.group("adverb") or "").lower()) or period.group("period").lower()
+    # `Over three weeks that adds up to 1,620 meters.` scopes a value to many periods: never
+    # the one period a rate is asked for.
+    other_period = period is not None and (
+        period.group("count") is not None
+        or asked
+        != unit_named(
+            _ADVERB.get((period.group("adverb") or "").lower()) or period.group("period").lower()
+        )
     )
     # A value of the working again is a remark only beside the result or pointing back to it
     # (`since $125 > $96, he chooses … $125` picks one; it remarks on none).
@@ -314,6 +328,10 @@ def _aside(
             continue
         if not percent_asked and _PERCENT_AFTER.match(sentence, match.end()):
             continue
+        if _in_other_unit(
+            f"{statement} {sentence}", result, value, len(statement) + 1 + match.end()
+        ):
+            continue  # `2 hours. That's 120 minutes.`: the result in another unit
         own_period = rate_period(sentence, match.end())
         if own_period is not None and own_period != asked:
             continue  # `$48 a day` when a week is asked

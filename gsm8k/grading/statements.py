@@ -101,7 +101,8 @@ def statements(reader: Reader, start: int, end: int | None = None) -> list[State
     return found
 
 
-_WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
+# Working: an operator (a lone `*`; `**$990**` is bold), or a difference or quotient of digits.
+_WORKING = re.compile(r"[=+×÷]|(?<!\*)\*(?!\*)|\d[ \t]*[-/][ \t]*\d")
 _BEFORE_LOOK = 400  # characters before a statement in which the sentence before it is read
 
 
