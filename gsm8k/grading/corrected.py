@@ -13,7 +13,8 @@ from gsm8k.grading.reader import Found, Reader
 # What states the corrected value after a retraction in its own sentence.
 CORRECTED_FRAME = re.compile(
     r"\b(?:it['’]s|it[ \t]+is|I[ \t]+meant|I[ \t]+mean|should[ \t]+(?:be|read|have[ \t]+been)"
-    r"|make[ \t]+(?:it|that)|(?:so|is|are|was|comes[ \t]+to)\b)[ \t:]*+(?:only[ \t]+|just[ \t]+)?"
+    r"|mak(?:e|es|ing)[ \t]+(?:it|that)|(?:so|is|are|was|comes[ \t]+to)\b)[ \t:]*+(?:(?:only"
+    r"|just|actually|really|indeed|in[ \t]+fact)[ \t,]+)?"
     r"(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )

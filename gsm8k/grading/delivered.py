@@ -34,7 +34,6 @@ import re
 from dataclasses import replace
 from itertools import chain
 
-from gsm8k.grading.candidates import CASES_IN_SENTENCE, offers_range
 from gsm8k.grading.corrected import CORRECTED_FRAME, corrected_in_sentence
 from gsm8k.grading.corrections import CORRECTION_HINTS
 from gsm8k.grading.doubt import (
@@ -54,6 +53,7 @@ from gsm8k.grading.refusals import same_quantity
 from gsm8k.grading.result_statement import NOT_OURS, result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
+from gsm8k.grading.statement_cases import offers_range_after, per_case, scenario_next
 from gsm8k.grading.statements import (
     STATEMENT,
     VALUE_WINDOW,
@@ -155,7 +155,7 @@ def deliver(
         return NoAnswer(UNDECIDED_NOTE)  # `ANSWER: 36` … `But honestly 9 is equally likely.`
     if listed_after_other(reader, current):
         return NoAnswer(LISTED)
-    if _per_case(text, current):
+    if per_case(text, current):
         return NoAnswer(HEDGED_BOTH)  # `The answer is 3 if it means total bolts, 2 if blue only.`
     inside = (
         None
@@ -171,12 +171,12 @@ def deliver(
         return _after_retraction(reader, inside.end(), _unfinished(text, cut))
     tail = text[current.end :]
     folded = tail.lower()
-    if _offers_other(reader, current) or _offers_range(text, current):
+    if _offers_other(reader, current) or offers_range_after(text, current):
         # `The answer is probably 18, but it could be 20.`, `18 (though 20 is also possible)`,
         # `Answer: ~160 minutes, could be anywhere from 140 to 180`: no one answer.
         return NoAnswer(HEDGED_BOTH)
     if not any(keyword in folded for keyword in _KEYWORDS) and RETRACTION.search(tail) is None:
-        if current.hedged and (_offers_other(reader, current) or _scenario_next(text, current)):
+        if current.hedged and (_offers_other(reader, current) or scenario_next(text, current)):
             # `If both ways, the answer would be $24. If one way, it would be $12.`: one value
             # per scenario, none committed to.
             return NoAnswer(HEDGED_BOTH)
@@ -217,36 +217,12 @@ def deliver(
     return current.rule, (current.value, current.text)
 
 
-_SCENARIO_NEXT = re.compile(
-    r"\s*+[*_(>-]*(?:if|assuming|suppose|supposing|in[ \t]+case|otherwise|but[ \t]+if)\b"
-    r"[^\n.!?]*?\d",
+# A sentence that says what the model will do next, and computes nothing.
+_PLAN = re.compile(
+    r"[\s*_>-]*(?:let[ \t]+me|let['’]s|I['’]ll|I[ \t]+will|I[ \t]+need[ \t]+to|I[ \t]+should"
+    r"|we[ \t]+need[ \t]+to)\b[^=\n]*\Z",
     re.IGNORECASE,
 )
-
-
-def _scenario_next(text: str, statement: Statement) -> bool:
-    """Whether the sentence after a hedged statement opens another scenario with a value of its
-    own (`If she only drives one way, it would be $12.`)."""
-    closed = SENTENCE_END.search(text, statement.end, statement.end + SENTENCE_LOOK)
-    return closed is not None and _SCENARIO_NEXT.match(text, closed.end()) is not None
-
-
-def _per_case(text: str, statement: Statement) -> bool:
-    """Whether the statement's sentence gives two values, each under its own condition."""
-    closed = SENTENCE_END.search(text, statement.end, statement.end + SENTENCE_LOOK)
-    stop = closed.start() if closed is not None else min(len(text), statement.end + SENTENCE_LOOK)
-    return CASES_IN_SENTENCE.search(text, statement.start, stop) is not None
-
-
-def _offers_range(text: str, statement: Statement) -> bool:
-    """Whether the statement's line, from its value on, offers a range beside it."""
-    line_end = text.find("\n", statement.end)
-    end = min(len(text) if line_end < 0 else line_end, statement.end + _OTHER_LOOK)
-    line = text[statement.start : end]
-    return _TWO_NUMBERS.search(line) is not None and offers_range(line)
-
-
-_TWO_NUMBERS = re.compile(r"\d[^\d\n]+\d|∈")  # a range needs two values (or a set sign)
 
 
 def _unfinished(text: str, cut: bool) -> bool:
@@ -377,6 +353,8 @@ def _after_retraction(reader: Reader, at: int, cut: bool) -> tuple[str, Found] |
     # A hedged value after a retraction (`Correction: maybe 44.`) is a guess: the model took its
     # answer back and committed to no other.
     closing = _last_sentence(text, retraction_end.end(), hedged=True)
+    if closing is not None and _PLAN.match(closing.group("sentence")):
+        return NoAnswer(RETRACTED)  # `Let me re-examine the 150% increase.`: a plan, no result
     if closing is not None and two_guesses(reader):
         return NoAnswer(TWO_GUESSES)
     # Unless working follows the retraction (`Let me recheck: … = 540.` `I think it is 540.`):

@@ -216,7 +216,7 @@ RETRACTION = re.compile(
     r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
     r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect)"
     r"|(?:that|this|it)[ \t]+can(?:['’]t|not)[ \t]+be[ \t]+(?:right|correct|true)|never[ \t]*mind\b"
-    r"|no[ \t]*[.!]+(?=\s|\Z))"
+    r"|no[ \t]*[.!]+(?=\s|\Z)|actually[ \t]*,?[ \t]*no[ \t]*[—–,-])"
     # Anywhere in a sentence, words that can only take one's own answer back (not after `if` or
     # `whether`: `let me know if I made a mistake` is a courtesy): `Hold on, I think I messed up
     # the yearly cost.`, `Upon reflection, my overtime calculation is flawed`, `errei o cálculo`.
@@ -237,6 +237,10 @@ RETRACTION = re.compile(
     r"|I[ \t]+(?:think|believe|suspect|guess)[ \t]+(?:that['’]s|that[ \t]+is|this[ \t]+is|it['’]s"
     r"|it[ \t]+is)[ \t]+(?:wrong|incorrect|not[ \t]+right|off)\b"
     r"|I[ \t]+(?:[\w-]+[ \t]+){1,4}?(?:incorrectly|wrongly|by[ \t]+mistake)\b"
+    r"|I[ \t]+(?:don['’]t|do[ \t]+not)[ \t]+think[ \t]+(?:that|this|it)(?:['’]s|[ \t]+is"
+    r"|[ \t]+was)[ \t]+(?:right|correct)\b"
+    r"|(?:this|that|my|the[ \t]+above)[ \t]+(?:previous[ \t]+|final[ \t]+|last[ \t]+)?answer"
+    r"(?:[ \t]+above)?[ \t]+(?:is|was)[ \t]+(?:wrong|incorrect|not[ \t]+(?:right|correct))\b"
     r"|I[ \t]+(?:think[ \t]+I[ \t]+)?(?:misread|misunderstood|miscalculated|miscounted|misspoke"
     r"|misstated|mistyped)\b"
     r"|(?:please[ \t]+)?(?:disregard|ignore)[ \t]+(?:the|my)[ \t]+(?:answer|result|solution)[ \t]+"

@@ -153,11 +153,26 @@ def ends_struck(text: str) -> bool:
     tail = text[start:].casefold()
     if "~~" not in tail and "<del>" not in tail and "<strike>" not in tail:
         return False  # `<<48/2=24>>` and other brackets, no strike (found cheaply)
-    return _STRUCK_END.search(text, start) is not None
+    struck = _STRUCK_END.search(text, start)
+    if struck is None:
+        return False
+    value = _STRUCK_VALUE.fullmatch(struck.group(1))
+    if value is None:
+        return True
+    # A bare value struck at the end withdraws the statement it strikes (`Answer: 7` then
+    # `~~7~~`); another value is ruled out (`**Answer: 7 dozen**` then `~~84~~` reads `not 84`).
+    before = _LAST_DIGITS.search(text, max(0, struck.start() - _END_LOOK), struck.start())
+    return before is not None and before.group(1).replace(",", "") == _DIGITS.sub(
+        "", value.group(1)
+    )
 
 
-_STRUCK_END = re.compile(r"(?:~~[^~\n]{1,200}~~|<(del|strike)>[^<]{0,400}</\1>)[\s.*_]*\Z", re.I)
+_STRUCK_END = re.compile(
+    r"((?:~~[^~\n]{1,200}~~|<(del|strike)>[^<]{0,400}</\2>))[\s.*_]*\Z", re.IGNORECASE
+)
 _END_LOOK = 500
+_LAST_DIGITS = re.compile(r"(\d[\d,]*(?:\.\d+)?)(?!.*\d)", re.DOTALL)
+_DIGITS = re.compile(r"[^\d.]")
 
 
 def _struck_out(struck: re.Match[str]) -> str:

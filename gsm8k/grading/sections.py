@@ -70,8 +70,8 @@ _EMPTY_ANSWER_END = re.compile(
 # header, DeepSeek's full-width `<｜User｜>`, Mistral's `[INST]`, a harmony user turn, Gemma's
 # turn tokens, Alpaca headings).
 FOLLOW_UP = re.compile(
-    r"\n[ \t]*(?:\*\*)?(?:question|problem|exercise|q|human|user|frage|pregunta|задача|вопрос|swali"
-    r"|প্রশ্ন|ప్రశ్న|โจทย์|問題|问题)(?:[ \t]*\d{1,6})?(?:\*\*)?[ \t]*[:：.]"
+    r"\n[ \t]*(?:\*\*)?(?:question|problem|exercise|example|q|human|user|frage|pregunta|задача"
+    r"|вопрос|swali|প্রশ্ন|ప్రశ్న|โจทย์|問題|问题)(?:[ \t]*\d{1,6})?(?:\*\*)?[ \t]*[:：.]"
     r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id|end_of_text)\|>"
     r"|<\|start_of_role\|>|\n[ \t]*(?:\*\*)?input(?:\*\*)?[ \t]*[:：]"
     r"|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"

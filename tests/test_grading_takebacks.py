@@ -1,0 +1,84 @@
+"""What follows an answer mark and takes it back, corrects it, or only looks like it does
+(docs/grading.md, "The delivered answer"). Each row has the shape a model writes; neighbours
+keep what must not change: a struck value other than the answer, a correction that restates the
+same value, a false alarm.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gsm8k.grading import grade
+
+TAKEN_BACK = [
+    pytest.param(
+        "40 + 100 + 20 = 160 minutes\n#### 160\n\nHmm, wait. I don't think that's right.",
+        None,
+        id="dont-think-thats-right",
+    ),
+    pytest.param(
+        "6. **Boxes of pizza:** $17 ÷ $8.50 = 2\n\n<answer>2</answer>\n\nUpon review, this answer "
+        "is incorrect because I mis-added the subtotal.",
+        None,
+        id="this-answer-is-incorrect-mid-sentence",
+    ),
+    pytest.param(
+        "He keeps 5/7 × 3600 ≈ 2571.\n\nAnswer: $2,571\n\nI realize I added the fractions "
+        "incorrectly, so the answer above is wrong.",
+        None,
+        id="answer-above-is-wrong",
+    ),
+    pytest.param(
+        "So he made a profit of 200,000 - 130,000 = $70,000.\n\n#### 70000\n\nI apologize, my "
+        "previous answer is incorrect. Let me re-examine the 150% increase.",
+        None,
+        id="retraction-then-a-plan",
+    ),
+    pytest.param(
+        "Regular: 8 × 18 = 144 per day. Overtime: 2 × 27 = 54 per day.\n5 × 198 = $990.\n\n"
+        "#### 990\n\nActually, no — I should double the overtime hours, making it $1,080.",
+        "1080",
+        id="actually-no-making-it",
+    ),
+    pytest.param(
+        "2 · 16 + 2 · 8 = 48.\n\nFinal answer: 48\n\nUpdate: I forgot that each slice is cut "
+        "in two, so it's actually 96.",
+        "96",
+        id="its-actually-after-retraction",
+    ),
+    pytest.param(
+        "12 ÷ (2/3) = **18**.\n\n#### 18\n\nI made an arithmetic error in step 3: no, 12 ÷ (2/3) "
+        "= 18 is right, so everything checks out and the answer is indeed 18.",
+        "18",
+        id="false-alarm-restates-the-answer",
+    ),
+    pytest.param(
+        "The second stop was at 60 - 15 = 45 miles, so he rode 45 - 20 = 25 miles.\n\nFinal "
+        "answer: 25\n\nMaybe 35? No — 25 is correct.",
+        "25",
+        id="doubt-then-the-answer-again",
+    ),
+]
+STRUCK_AND_FOLLOW_UPS = [
+    pytest.param(
+        "3. **Dozens:** 84 ÷ 12 = 7 dozen\n\n**Answer: 7 dozen**\n\n~~84~~", "7", id="struck-other"
+    ),
+    pytest.param("Answer: 7\n\n~~7~~", None, id="struck-answer-itself"),
+    pytest.param("Answer: 1,080\n\n~~$1,080~~", None, id="struck-answer-itself-with-sign"),
+    pytest.param(
+        "**Meters per week:** 9 × 60 m = 540 m\n\nANSWER: 540\n\nExample 2: Mary runs 4 sprints 2 "
+        "times a week at 50 meters each. ANSWER: 400",
+        "540",
+        id="invented-example-after-the-answer",
+    ),
+]
+
+
+@pytest.mark.parametrize(("completion", "answer"), TAKEN_BACK)
+def test_what_takes_an_answer_back_or_corrects_it(completion: str, answer: str | None) -> None:
+    assert grade(completion, "1").answer == answer
+
+
+@pytest.mark.parametrize(("completion", "answer"), STRUCK_AND_FOLLOW_UPS)
+def test_struck_values_and_invented_follow_ups(completion: str, answer: str | None) -> None:
+    assert grade(completion, "1").answer == answer
