@@ -34,6 +34,7 @@ import re
 from dataclasses import replace
 from itertools import chain
 
+from gsm8k.grading.asides import NOT_OURS
 from gsm8k.grading.corrected import CORRECTED_FRAME, corrected_in_sentence
 from gsm8k.grading.corrections import CORRECTION_HINTS
 from gsm8k.grading.doubt import (
@@ -50,7 +51,7 @@ from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
-from gsm8k.grading.result_statement import NOT_OURS, result_statement
+from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.statement_cases import offers_range_after, per_case, scenario_next

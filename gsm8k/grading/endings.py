@@ -66,16 +66,21 @@ def ends_unfinished(text: str) -> bool:
         return False
     if stripped[-1] in _SIGNS_BEFORE:
         return True
+    box = stripped.rfind("\\boxed", len(stripped) - _BOX_LOOK)
+    if box >= 0 and stripped.count("{", box) > stripped.count("}", box):
+        return True  # `$$\boxed{6`: a box opened and never closed
     last_word = _LAST_WORD.search(stripped[-_WORD_LOOK:])
     return last_word is not None and last_word.group(0).lower() in _OPENING_WORDS
 
 
 _WORD_LOOK = 24
+_BOX_LOOK = 200  # characters at the end in which an unclosed box is looked for
 _SIGNS_BEFORE = frozenset("=+×÷*·−(,")  # not `$` (closing LaTeX math) or `:` (an empty slot)
 _LAST_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+\Z")
 _OPENING_WORDS = frozenset(
     "the a an of to for with by from into than which who whose that are is was were and or but if"  # noqa: SIM905
-    " because since so then be been being its their his her my our your at on in as".split()
+    " because since so then be been being its their his her my our your at on in as gives equals"
+    " yields makes gets leaves becomes totals plus minus".split()
 )
 """English words after which a sentence always goes on."""
 

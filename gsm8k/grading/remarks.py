@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 
+from gsm8k.grading.asides import NOT_OURS
 from gsm8k.grading.doubt import RETRACTION
 from gsm8k.grading.reader import SENTENCE_END
-from gsm8k.grading.result_statement import NOT_OURS
 from gsm8k.grading.subjects import about_another
 
 _LOOK = 800
