@@ -63,9 +63,56 @@ BOLD = [
         "18",
         id="a-conclusion-after-the-bold-value-replaces-it",
     ),
+    pytest.param(
+        "She starts with 7 × 24 = 168 crayons and hands out 28 × 5 = 140, leaving **28 crayons**.",
+        "Each pack has 24 crayons. Ms. Lee buys 7 packs and gives 5 crayons to each of her 28 "
+        "students. How many crayons does she have left?",
+        "28",
+        id="bold-value-that-is-a-number-of-the-question",
+    ),
+    pytest.param("She has **18** or **20** eggs.", None, None, id="two-bold-values-offered"),
+    pytest.param(
+        "7 × 24 = 168 and 28 × 5 = 140, leaving **28 crayons**.\n\nWait, that is wrong.",
+        None,
+        None,
+        id="bold-value-taken-back",
+    ),
+]
+MISSING_AND_SHARES = [
+    pytest.param(
+        "Samantha is 31, Raymond is 37. He had a son at 23.\n\nHowever, the problem doesn't say "
+        "whether 'now' refers to the same year for both of them, so the answer cannot be "
+        "determined from the given information.",
+        None,
+        id="cannot-be-determined-in-a-long-sentences-last-clause",
+    ),
+    pytest.param(
+        "Purple: 18. Green: 7.\n\nIn total, Mark has 35 flowers, of which 20% are green.",
+        "35",
+        id="a-share-of-the-value-when-no-percent-is-asked",
+    ),
+    pytest.param(
+        "700 / 1000 = 0.7 or 70%.", "70", id="the-value-restated-as-a-percentage-is-no-share"
+    ),
+    pytest.param(
+        "Net per year: 7 × 1.5 − 3 = 7.5. 90 / 7.5 = 12.\n\nI think it might be 12 years, but "
+        "I'm not sure.\n\nAlternatively, it could be 13 years if we need strictly positive "
+        "earnings.",
+        None,
+        id="two-hedged-guesses-with-their-reasons",
+    ),
 ]
 
 
+@pytest.mark.parametrize(("completion", "answer"), MISSING_AND_SHARES)
+def test_no_answer_said_in_words_and_shares_of_the_value(
+    completion: str, answer: str | None
+) -> None:
+    assert grade(completion, "1", question=FLOWERS).answer == answer
+
+
 @pytest.mark.parametrize(("completion", "question", "answer"), BOLD)
-def test_a_bold_closing_value_is_the_statement(completion: str, question: str, answer: str) -> None:
+def test_a_bold_closing_value_is_the_statement(
+    completion: str, question: str | None, answer: str | None
+) -> None:
     assert grade(completion, "1", question=question).answer == answer

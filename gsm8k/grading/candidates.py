@@ -11,10 +11,11 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 
+from gsm8k.grading.reader import WORKING_SIGN
+
 Value = tuple[Decimal, int, int]
 """A number of the text: its value, start and end."""
 
-_WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][a-z]+)?")
 _WORD_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})\b")
 
@@ -68,7 +69,7 @@ def closing_block_start(text: str, look_from: int) -> int:
     block_start = len(text)
     for line in reversed(text[look_from:].splitlines(keepends=True)):
         bare = _ARROW.sub(" ", line)  # `Strict reading => 42`: an arrow is no working
-        if _WORKING.search(bare) or len(_WORD.findall(line)) > _BLOCK_WORDS:
+        if WORKING_SIGN.search(bare) or len(_WORD.findall(line)) > _BLOCK_WORDS:
             break
         block_start -= len(line)
     return block_start
@@ -87,7 +88,7 @@ def candidate_list(
     per case, or as a bare list, values and joiners alone (`Guesses: 3 9`, `Also 160 and 260.`,
     `… up to 20: 1, 2, …`)."""
     sentence = text[start:end]
-    if _WORKING.search(sentence) or len({value[0] for value in values}) < 2:
+    if WORKING_SIGN.search(sentence) or len({value[0] for value in values}) < 2:
         return False
     if _PER_CASE.search(sentence):
         return True
@@ -186,7 +187,7 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
     )
     if _options(*lines) and values(one_start, one_end) and values(two_start, two_end):
         return True  # `A. $460 (overtime at 1.2×)` / `B. $450 (no premium)`: options offered
-    if (_WORKING.search(one) or _WORKING.search(two)) and not (
+    if (WORKING_SIGN.search(one) or WORKING_SIGN.search(two)) and not (
         listed and first in _CONDITIONAL_OPENERS and second in _CONDITIONAL_OPENERS
     ):
         return False  # working; but `- If …: 60 / 9 = 6.67 mph` / `- If …: 60 / 6 = 10 mph`

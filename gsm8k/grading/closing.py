@@ -296,6 +296,16 @@ def _says_missing_elsewhere(sentence: str) -> bool:
 
 
 def _says_missing(sentence: str) -> bool:
+    # A long sentence says it in its concluding clause (`However, the problem doesn't say whether
+    # …, so the answer cannot be determined from the given information.`).
+    clauses = _CONCLUDING_CLAUSE.split(sentence)
+    return _says_missing_in(sentence) or (len(clauses) > 1 and _says_missing_in(clauses[-1]))
+
+
+_CONCLUDING_CLAUSE = re.compile(r",[ \t]+(?:and[ \t]+)?(?:so|therefore|thus|hence)[ \t]+|;[ \t]+")
+
+
+def _says_missing_in(sentence: str) -> bool:
     return (
         len(sentence.split()) <= _MOST_WORDS
         and _NOT_A_STATEMENT.match(sentence) is None

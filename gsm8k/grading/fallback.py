@@ -155,6 +155,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     computed_before: set[Decimal] = set()
     # `How many more hours …?`: a difference is the answer, not a comparison beside it.
     asks_difference = _DIFFERENCE_ASKED.search(asking_text(reader.question_text)) is not None
+    asks_percent = any(word in asking_text(reader.question_text) for word in ("%", "percent"))
 
     def _in_question(found: Found) -> bool:
         return found[0].copy_abs() in reader.question
@@ -259,6 +260,16 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             and computed is None
             and in_bracket(text, match.start(), sentence_start)
         )
+        if sentence.fresh is not None and computed is None and not asks_percent:
+            # `Mark has 35 flowers, of which 20% are green.`: a share of the value, when none is
+            # asked (`0.7, or 70%` restates the value itself).
+            premise = premise or (
+                _PERCENT_AFTER.match(text, number_end) is not None
+                and _SHARE_BEFORE.search(
+                    text, max(sentence_start, match.start() - 30), match.start()
+                )
+                is not None
+            )
         sentence.last_restates = (
             in_question
             and not bold
@@ -295,6 +306,11 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     return result
 
 
+_SHARE_BEFORE = re.compile(
+    r"\bof[ \t]+(?:which|whom|them|those|these|it)[ \t]+(?:about[ \t]+|roughly[ \t]+|only[ \t]+)?$",
+    re.IGNORECASE,
+)
+_PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
 _MEANS_BEFORE = re.compile(
     r"\bby[ \t]++[A-Za-z]{2,20}ing[ \t]++(?:(?:the|all|her|his|their|those|these)[ \t]++)?\$?\Z",
     re.IGNORECASE,

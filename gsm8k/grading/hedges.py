@@ -55,7 +55,7 @@ from gsm8k.grading.doubt import (
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.glyphs import fold_letters
 from gsm8k.grading.numbers import same_number
-from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.reader import SENTENCE_END, WORKING_SIGN, Found, Reader
 from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
@@ -78,7 +78,6 @@ _STRONG = re.compile(
     r"|(?:could|might)[ \t]+(?:also[ \t]+)?be" + _STRONG_ELSEWHERE + r")\b|也许|或许|大概|可能",
     re.IGNORECASE,
 )
-_WORKING = re.compile(r"[=+*×÷]|\d[ \t]*[-/][ \t]*\d")
 _ALTERNATIVE_HINT = re.compile(
     r"\b(?:or|either|vs|versus|between|to|otherwise|alternat\w+|unless|oder|ou|o|ó|или|soit"
     r"|if[ \t]+not|give[ \t]+or[ \t]+take|plus[ \t]+or[ \t]+minus|entre|zwischen|между|до)\b"
@@ -139,7 +138,7 @@ def committed_before_guess(reader: Reader) -> Reader | None:
     ):
         return None
     statement = text[before_start:before_end]
-    if HEDGE.search(statement) or _WORKING.search(statement):
+    if HEDGE.search(statement) or WORKING_SIGN.search(statement):
         return None
     stated = _values(reader, before_start, before_end)
     guessed = _values(reader, last_start, last_end)
@@ -168,6 +167,10 @@ def committed_before_guess(reader: Reader) -> Reader | None:
 
 def two_guesses(reader: Reader) -> bool:
     """Whether the text's closing sentences, read with no answer mark, offer two candidates."""
+    if "**" in reader.text:
+        # `She has **18** or **20** eggs.`: bold marks are no operators (same length, so every
+        # position read stays where it was).
+        reader = reader.with_text(reader.text.replace("**", "  "))
     reader, sentences = _closing(reader)
     text = reader.text
     if not sentences:
@@ -252,7 +255,12 @@ def _hedged_at(text: str, start: int) -> bool:
 
 
 _TAIL_LOOK = 400  # characters of a closing sentence read for cases, ranges and open values
-_CLOSING_CONDITION = re.compile(r",[ \t]*(?:if|assuming|since|because|when|unless|depending)\b")
+# A condition or a doubt that closes a guess (`, if …`, ` if we need …`, `, but I'm not sure`).
+_CLOSING_CONDITION = re.compile(
+    r",[ \t]*(?:if|assuming|since|because|when|unless|depending)\b"
+    r"|[ \t](?:if|assuming|unless|depending[ \t]+on)[ \t]|,?[ \t]+but[ \t]+I['’]m[ \t]+not\b",
+    re.IGNORECASE,
+)
 
 
 def _bare_guess(reader: Reader, start: int, end: int, opened: bool = False) -> bool:
@@ -262,7 +270,7 @@ def _bare_guess(reader: Reader, start: int, end: int, opened: bool = False) -> b
     hedged = _STRONG.search(sentence) is not None or (
         opened and _OPENS_ALTERNATIVE.match(sentence) is not None
     )
-    if not hedged or _WORKING.search(sentence) is not None:
+    if not hedged or WORKING_SIGN.search(sentence) is not None:
         return False
     if len(_values(reader, start, end)) != 1:
         return False
@@ -278,7 +286,7 @@ def _hedged_guess(reader: Reader, start: int, end: int) -> bool:
     (`Then again, it could be 230 if you include the first day.`, `Though I suppose it might be
     14.`): a guess, however many words carry it."""
     values = _values(reader, start, end)
-    if len(values) != 1 or _WORKING.search(reader.text, start, end) is not None:
+    if len(values) != 1 or WORKING_SIGN.search(reader.text, start, end) is not None:
         return False
     hedged = _hedged_at(reader.text, values[0][1]) or (
         _OPENS_ALTERNATIVE.match(reader.text, start) is not None  # `Or $75 with the discount.`

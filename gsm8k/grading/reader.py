@@ -40,6 +40,8 @@ _PERIOD_LOOK = 300  # characters before a rate searched for the same rate at the
 Found = tuple[Decimal, str]
 """A value a rule found, and the text it was read from."""
 
+# Working: an operator (a lone `*`: `**18**` is bold), or a difference or quotient of digits.
+WORKING_SIGN = re.compile(r"[=+×÷]|(?<!\*)\*(?!\*)|\d[ \t]*[-/][ \t]*\d")
 # A sentence ends at its mark, not at the period of an abbreviation (`$18 (alt. $20).`,
 # `Perhaps more (e.g. $26,000), but …`, `Mr. Lee`).
 SENTENCE_END = re.compile(

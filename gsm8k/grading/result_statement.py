@@ -75,11 +75,11 @@ def result_statement(reader: Reader) -> Found | None:
     )
     asked = asked_period(reader.question_text)
     if bold is not None:
-        # `Mark has **35 flowers** in his garden.` after the working: the bold value is stated
-        # in its own sentence, which must deliver it.
+        # `… hands out 28 × 5 = 140, leaving **28 crayons**.`: the model's emphasis says which
+        # value of its sentence it delivers.
         result, value_start, sentence_start, closed = bold
-        if not _delivers(reader, sentence_start, closed.end(), result, percent_asked, asked):
-            return None
+        if offers_range(text[sentence_start : closed.end()]):
+            return None  # `**18** to 20 eggs`: no one value
         stated, statement = True, text[sentence_start : closed.end()]
     else:
         last = results[-1]
@@ -96,10 +96,12 @@ def result_statement(reader: Reader) -> Found | None:
         stated, statement = False, ""
     statement_end = closed.end()
     rest = text[statement_end:]
-    if not any(char.isdigit() for char in rest):
-        return None  # nothing after it holds a number: the last-number reading finds it
     if RETRACTION.search(text, statement_end) is not None:
         return None
+    if not any(char.isdigit() for char in rest):
+        # Nothing after it holds a number: the last-number reading finds a result; a bold value
+        # is the one its sentence delivers.
+        return (result, text[value_start : closed.start()]) if bold is not None else None
     earlier = _earlier_values(reader, text[:statement_end])
     if stated and _LIST_ONLY.fullmatch(rest) and parts_of(reader, rest, result, after_result=False):
         return result, text[value_start : closed.start()]  # `- Yellow: 10` … the value's parts
@@ -161,6 +163,8 @@ def _bold_statement(
     )
     closed = SENTENCE_END.search(text, span.end())
     sentence = text[opened : span.start()]
+    if len(spans) > 1 and spans[-2].end() > opened:
+        return None  # `**18** or **20**`: two values set in bold in one sentence
     if (
         value is None
         or closed is None

@@ -14,7 +14,7 @@ from gsm8k.grading.corrections import CORRECTION_OPENING
 from gsm8k.grading.doubt import sentence_hedged
 from gsm8k.grading.numbers import normalize, same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
-from gsm8k.grading.reader import SENTENCE_END, Reader
+from gsm8k.grading.reader import SENTENCE_END, WORKING_SIGN, Reader
 from gsm8k.grading.rules import DECORATION, boxed_spans
 from gsm8k.grading.words import number_in_words
 
@@ -101,8 +101,6 @@ def statements(reader: Reader, start: int, end: int | None = None) -> list[State
     return found
 
 
-# Working: an operator (a lone `*`; `**$990**` is bold), or a difference or quotient of digits.
-_WORKING = re.compile(r"[=+×÷]|(?<!\*)\*(?!\*)|\d[ \t]*[-/][ \t]*\d")
 _BEFORE_LOOK = 400  # characters before a statement in which the sentence before it is read
 
 
@@ -126,7 +124,7 @@ def sentence_before(reader: Reader, start: int) -> Statement | None:
     sentence = text[begin:end]
     read = (reader.value_of(number.group(0)) for number in reader.numbers.finditer(sentence))
     values = {value for value in read if value is not None}
-    if len(values) != 1 or _WORKING.search(sentence) or sentence_hedged(text, begin, end):
+    if len(values) != 1 or WORKING_SIGN.search(sentence) or sentence_hedged(text, begin, end):
         return None
     return Statement("last_number", values.pop(), sentence.strip(), begin, end, False)
 
