@@ -43,7 +43,7 @@ from gsm8k.grading.candidates import offers_range
 from gsm8k.grading.doubt import HEDGE, RETRACTION
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import same_number, value_with_fraction
-from gsm8k.grading.question import restates_question
+from gsm8k.grading.question import in_premise, in_reason, restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.units import asked_period, asking_text, rate_follows, rate_period
@@ -165,6 +165,12 @@ def _bold_statement(
     sentence = text[opened : span.start()]
     if len(spans) > 1 and spans[-2].end() > opened:
         return None  # `**18** or **20**`: two values set in bold in one sentence
+    if (
+        value is not None
+        and value.copy_abs() in reader.question
+        and (in_reason(text, span.start(), opened) or in_premise(text, span.start(), opened))
+    ):
+        return None  # `5 loads, since the box lasts **10 cycles**`: the question's data
     if (
         value is None
         or closed is None
