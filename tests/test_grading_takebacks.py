@@ -58,6 +58,18 @@ TAKEN_BACK = [
         "25",
         id="doubt-then-the-answer-again",
     ),
+    pytest.param(
+        "The candle burns for 5 - 1 = 4 hours.\n\nThe candle will be 8 cm shorter (4 hours × 2 "
+        "cm, not 5 hours × 2 cm = 10 cm).",
+        "8",
+        id="working-ruled-out-by-not",
+    ),
+    pytest.param(
+        "The jewelry gives the larger profit: **$125**.\n\n\\boxed{125}\n\nThe other option, "
+        "electronics, would yield \\boxed{96}, which is lower.",
+        "125",
+        id="box-of-the-other-option",
+    ),
 ]
 STRUCK_AND_FOLLOW_UPS = [
     pytest.param(

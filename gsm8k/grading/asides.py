@@ -47,7 +47,8 @@ NOT_OURS = re.compile(
     r"|\bdon['’]?t[ \t]+(?:answer|say|pick|choose|write|put)\b|\b(?:trap|pitfall)[ \t]+(?:here"
     r"|is|would)\b|\bmistake[ \t]+(?:is|would[ \t]+be)[ \t]+to\b"
     r"|\b(?:might|could|may)[ \t]+(?:also[ \t]+)?argue\b|\btempt(?:ing|ed)\b"
-    r"|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b",
+    r"|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b"
+    r"|\b(?:the[ \t]+)?other[ \t]+(?:option|choice|plan|offer|investment)\b",
     re.IGNORECASE,
 )
 # A check, a recap or a table of the working after the result: `Check: 15 + 25 + 20 = 60 ✓`,

@@ -143,7 +143,9 @@ def deliver(
     if start < 0:
         return None
     current = Statement(rule, value, snippet, start, start + len(snippet), False)
-    if sentence_hedged(text, current.start, current.end, anchor=True):
+    if sentence_hedged(text, current.start, current.end, anchor=True) or _others_value(
+        text, current.start
+    ):
         # `\boxed{18}. If we count the muffin, the answer would be \boxed{20}.`: the hedged
         # statement is an alternative to the one before it, which is judged instead.
         current = (
@@ -224,6 +226,16 @@ _PLAN = re.compile(
     r"|we[ \t]+need[ \t]+to)\b[^=\n]*\Z",
     re.IGNORECASE,
 )
+
+
+def _others_value(text: str, start: int) -> bool:
+    """Whether the statement's sentence, before its value, calls the value another option's or
+    someone else's (`The other option, electronics, would yield \\boxed{96}`)."""
+    opened = max(
+        (end.end() for end in SENTENCE_END.finditer(text, max(0, start - SENTENCE_LOOK), start)),
+        default=max(0, start - SENTENCE_LOOK),
+    )
+    return NOT_OURS.search(text, opened, start) is not None
 
 
 def _unfinished(text: str, cut: bool) -> bool:

@@ -119,9 +119,13 @@ def ruled_out_at(
             text, max(0, start - _LOOK), start
         ):
             return True
+    if before.endswith("=") and _NEGATED_WORKING.search(text, max(0, start - 2 * _LOOK), start):
+        return True  # `(4 hours × 2 cm, not 5 hours × 2 cm = 10 cm)`: working ruled out whole
     return called_wrong and CALLED_WRONG.match(text, end) is not None
 
 
+# A clause that opens on `not` and works out the value it rules out, up to its `=`.
+_NEGATED_WORKING = re.compile(r"(?:^|[(,;—–])[ \t]*not[ \t]+[^(),;—–=\n.!?]*=[ \t$£€¥₹\\]*\Z", re.I)
 _LAST_WORDS = frozenset(
     (
         "not", "quite", "even", "but", "except", "hardly", "never", "means", "be", "rejected",
