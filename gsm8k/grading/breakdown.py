@@ -100,6 +100,12 @@ def parts_of(reader: Reader, sentence: str, result: Decimal, after_result: bool 
         value
         for match in reader.numbers.finditer(sentence, at)
         if (value := value_with_fraction(match, sentence)) is not None
+        # `143 students in total: 126 who ride the 3 buses and 17 who walk`: the 3 is the
+        # question's, restated, not a part.
+        and not (
+            value.copy_abs() in reader.question
+            and _DETERMINER_BEFORE.search(sentence, max(0, match.start() - 16), match.start())
+        )
     ][:_MOST_PARTS]
     if len(parts) < 2:
         return False
@@ -110,6 +116,7 @@ def parts_of(reader: Reader, sentence: str, result: Decimal, after_result: bool 
 
 
 _MOST_PARTS = 8
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|her|his|their|its|all|these|those)[ \t]+$", re.I)
 # What opens a breakdown of the value before it: `, i.e.`, a colon, a bracket, a dash, `across`.
 _BREAKDOWN = re.compile(
     r"i\.e\.|:|\(|—|–|\b(?:across|including|consisting[ \t]+of|made[ \t]+up[ \t]+of)\b",

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from gsm8k.grading.numbers import normalize, value_with_fraction
+from gsm8k.grading.numbers import normalize, same_number, value_with_fraction
 from gsm8k.grading.question import (
     COMPARED_HINT,
     in_bracket,
@@ -261,14 +261,12 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             and in_bracket(text, match.start(), sentence_start)
         )
         if sentence.fresh is not None and computed is None and not asks_percent:
-            # `Mark has 35 flowers, of which 20% are green.`: a share of the value, when none is
-            # asked (`0.7, or 70%` restates the value itself).
+            # `Mark has 35 flowers, of which 20% are green.`, `a profit of $70,000 — a return of
+            # about 54%`: a ratio beside the value, when none is asked (`0.7, or 70%` restates
+            # the value itself).
             premise = premise or (
                 _PERCENT_AFTER.match(text, number_end) is not None
-                and _SHARE_BEFORE.search(
-                    text, max(sentence_start, match.start() - 30), match.start()
-                )
-                is not None
+                and not same_number(value, sentence.fresh[0] * 100)
             )
         sentence.last_restates = (
             in_question
@@ -306,10 +304,6 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     return result
 
 
-_SHARE_BEFORE = re.compile(
-    r"\bof[ \t]+(?:which|whom|them|those|these|it)[ \t]+(?:about[ \t]+|roughly[ \t]+|only[ \t]+)?$",
-    re.IGNORECASE,
-)
 _PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
 _MEANS_BEFORE = re.compile(
     r"\bby[ \t]++[A-Za-z]{2,20}ing[ \t]++(?:(?:the|all|her|his|their|those|these)[ \t]++)?\$?\Z",

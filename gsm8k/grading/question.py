@@ -28,15 +28,23 @@ _WORD = re.compile(r"[A-Za-z]+")
 # notebooks`, `for her 3 friends`, `in 4 days`, `of all 12 cupcakes`.
 _RESTATING_BEFORE = re.compile(
     r"(?:\b(?:the|on|for|of|in|from|with|per|to|over|after|by|into|among|between|across|all|these"
-    r"|those|her|his|their|its|our|each|next|first|last|remaining|other)[ \t]+\$?)$",
+    r"|those|her|his|their|its|our|each|next|first|last|remaining|other|at|original|initial"
+    r"|entire|whole"
+    # The same words in the languages MGSM's questions are answered in: `sur son billet de 20 $`,
+    # `von den ursprünglich 350 Äpfeln`, `de sus 20 dólares`.
+    r"|sur|de|du|des|pour|avec|dans|son|sa|ses|leur|leurs|les|von|den|dem|der|die|mit|für|aus"
+    r"|ursprünglich|seine[nmr]?|ihre[nmr]?|con|por|para|del|los|las|sus|su|dos|das|com)[ \t]+"
+    r"\$?)$",
     re.IGNORECASE,
 )
 # A preposition before a number that ends its sentence: `for the down payment of $10,000.`
 _PREPOSITION_BEFORE = re.compile(
-    r"\b(?:on|for|of|in|from|with|per|over|after|by|into|among|between|across)[ \t]+\$?$",
+    r"\b(?:on|for|of|in|from|with|per|over|after|by|into|among|between|across|de|sur|von|aus"
+    r"|mit|con|por|para|com)[ \t]+\$?$",
     re.IGNORECASE,
 )
-_SENTENCE_ENDS_AFTER = re.compile(r"[ \t*_]*(?:[.!,;]|$)")
+# The sentence ends after the number and its sign (`… sur son billet de 20 $.`).
+_SENTENCE_ENDS_AFTER = re.compile(r"[ \t*_]*(?:[$€£¥₹][ \t*_]*)?(?:[.!,;]|$)")
 # A clause that restates the question's premises: `…, where each page has 450 words.`
 _PREMISE_CLAUSE = re.compile(
     r",[ \t]+(?:where|since|given[ \t]+that|given|because|as|with|if)\b[^.!?\n,]*$"
@@ -63,7 +71,7 @@ _REASON_CLAUSE = re.compile(
 )
 _PREMISE_LOOK = 80
 """Characters before a number in which the clause that opens it is looked for."""
-_NOUN_AFTER = re.compile(r"[ \t]*[A-Za-z]")
+_NOUN_AFTER = re.compile(r"[ \t]*[^\W\d_]")  # `9 notebooks`, `350 Äpfeln`
 _LIST_BEFORE = re.compile(r",[ \t]+\$?$")
 _VERB_BEFORE = re.compile(r"\b([A-Za-z]+)[ \t]+\$?$")
 _RESULT_VERBS = frozenset(

@@ -43,10 +43,10 @@ Found = tuple[Decimal, str]
 # Working: an operator (a lone `*`: `**18**` is bold), or a difference or quotient of digits.
 WORKING_SIGN = re.compile(r"[=+×÷]|(?<!\*)\*(?!\*)|\d[ \t]*[-/][ \t]*\d")
 # A sentence ends at its mark, not at the period of an abbreviation (`$18 (alt. $20).`,
-# `Perhaps more (e.g. $26,000), but …`, `Mr. Lee`).
+# `Perhaps more (e.g. $26,000), but …`, `Mr. Lee`, `P.S. A bathrobe …`).
 SENTENCE_END = re.compile(
     r"(?<!\balt)(?<!\bapprox)(?<!\bbzw)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)(?<!\bMr)"
-    r"(?<!\bMrs)(?<!\bMs)(?<!\bDr)[.!?](?:\s|$)|[。！？\n]"
+    r"(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bP\.S)(?<!\bp\.s)[.!?](?:\s|$)|[。！？\n]"
 )
 RULED_OUT = "the stated answer only rules a value out (not 18): it states none"
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.

@@ -37,7 +37,8 @@ _FRAME = re.compile(
     r"[\s*_#>(-]*(?:(?:a[ \t]+)?(?:quick[ \t]+)?(?:check|verification|verify(?:ing)?|sanity"
     r"[ \t]+check|double[- ]check(?:ing)?|proof)\b|fun[ \t]+fact|by[ \t]+comparison|for[ \t]+"
     r"(?:comparison|reference|context)|in[ \t]+comparison|compared[ \t]+(?:to|with)|side[ \t]+note"
-    r"|by[ \t]+the[ \t]+way|p\.?s\.?\b|bonus\b|good[ \t]+luck|anything[ \t]+else|hope[ \t]+"
+    r"|by[ \t]+the[ \t]+way|p\.?s\.?\b|bonus\b|in[ \t]+general\b|generally\b|as[ \t]+a[ \t]+rule\b"
+    r"|for[ \t]+(?:example|instance)\b|good[ \t]+luck|anything[ \t]+else|hope[ \t]+"
     r"(?:this|that|it)[ \t]+helps|(?:it|that|this)(?:['’]s|[ \t]+is|[ \t]+was)[ \t]+not[ \t]+"
     r"\\?[$£€¥₹]?\d|not[ \t]+\\?[$£€¥₹]?\d|notice\b|note[ \t]+that\b|note[ \t]*:|tip[ \t]*:)",
     re.IGNORECASE,

@@ -113,11 +113,27 @@ def result_statement(reader: Reader) -> Found | None:
         if any(char.isdigit() for char in sentence) and not stated:
             # The statement: the first sentence after the working that holds a number states
             # the result again (`He made $70,000 profit.`); else the last-number reading decides.
-            if not _states(reader, sentence, result) or not _delivers(
+            if _states(reader, sentence, result) and _delivers(
                 reader, position, sentence_end, result, percent_asked, asked
             ):
+                stated, statement = True, sentence
+                position = sentence_end
+                if end is None:
+                    break
+                continue
+            # `She has 72 − 25 − 5 = 42 cookies left. If she packs them in boxes of 6, that's 7
+            # boxes.`: the sentence that computes the result states it, when a conditional
+            # aside follows.
+            own = text[_sentence_start(text, value_start, tail_start) : statement_end]
+            conditional = CONDITION.search(sentence)
+            kind = (
+                aside(reader, position, sentence, result, earlier, percent_asked, asked, own)
+                if conditional and _CONCLUDES_RESULT.search(own)
+                else None
+            )
+            if kind is None:
                 return None  # another value beside it (`$75 to $80`) is no remark
-            stated, statement = True, sentence
+            stated, statement, alternatives = True, own, alternatives + kind
         elif any(char.isdigit() for char in sentence):
             kind = aside(
                 reader, position, sentence, result, earlier, percent_asked, asked, statement
@@ -180,6 +196,21 @@ def _bold_statement(
     ):
         return None
     return value, span.start("inner") + values[0].start(), opened, closed
+
+
+# A computing sentence that concludes: `She has 72 − 25 − 5 = 42 cookies left.`, `So the total
+# is 3 + 4 = 7.`, not bare working (`3 + 4 = 7`).
+_CONCLUDES_RESULT = re.compile(
+    r"\b(?:has|have|had|is|are|was|were|makes?|made|earns?|earned|needs?|needed|gets?|got|pays?"
+    r"|paid|spends?|spent|saves?|saved|costs?|left|remain(?:s|ing)?|total|altogether|in[ \t]+all"
+    r"|so|therefore|thus)\b",
+    re.IGNORECASE,
+)
+
+
+def _sentence_start(text: str, position: int, start: int) -> int:
+    """Where the sentence that holds ``position`` starts (from ``start`` on at the earliest)."""
+    return max((m.end() for m in SENTENCE_END.finditer(text, start, position)), default=start)
 
 
 def _line_of(text: str, position: int) -> str:
