@@ -70,6 +70,55 @@ TAKEN_BACK = [
         "125",
         id="box-of-the-other-option",
     ),
+    pytest.param(
+        "- Für 5 Tage: 198 × 5 = 990 $\n\nDie Antwort lautet 900 $.\n\nKorrektur: Ich habe mich "
+        "verschrieben – richtig ist 990 $.",
+        "990",
+        id="german-correction",
+    ),
+    pytest.param(
+        "3 辆车 × 42 = 126 人，加上步行的 17 人，共 143 人。\n\n答案：143\n\n"
+        "不对，我好像理解错了题意，重新计算：",
+        None,
+        id="chinese-retraction-then-cut",
+    ),
+    pytest.param(
+        "Left: 20 − 15 = 5 cups.\n\n**Answer: 5 cups**\n\nPlease disregard the above, I made an "
+        "error in the setup. Recalculating:\n\nPer batch 2.5 cups, so",
+        None,
+        id="please-disregard-the-above-then-cut",
+    ),
+    pytest.param(
+        "The perimeter is 40 m, so the fence costs 40 × 15 = $600.\n\n**Answer: $640**, I mean "
+        "**$600**.",
+        "600",
+        id="i-mean-between-bold-values",
+    ),
+    pytest.param("60 − 17 = 43\n\nAnswer: 47 [edit: typo, 43]", "43", id="edit-in-brackets"),
+    pytest.param(
+        "Change: $20 - 15.75 = 4.25$\n\n$\\boxed{4.25}$\n\nStudents often write "
+        "$\\boxed{5.75}$ here by forgetting the pen, which is wrong.",
+        "4.25",
+        id="a-box-others-often-write",
+    ),
+    pytest.param(
+        "Per year: $1800 \\times 12 = 21600$.\n\n#### 21600\n\nNote that $\\boxed{1800}$ is the "
+        "monthly figure, not the yearly one.",
+        "21600",
+        id="a-box-in-a-note",
+    ),
+    pytest.param(
+        '**Total: 3 bolts**\n\nAlternatively, someone might read "half that much" as half of a '
+        "bolt, which would give 2.5 bolts, but the natural reading is half of the blue amount.",
+        "3",
+        id="someone-might-read-it-otherwise",
+    ),
+    pytest.param(
+        "Increase: 150% of 80000 = 120000.\nNew value: 80000 + 120000 = 200000.\nProfit = "
+        "200000 - 1",
+        None,
+        id="an-expression-never-worked-out",
+    ),
 ]
 STRUCK_AND_FOLLOW_UPS = [
     pytest.param(

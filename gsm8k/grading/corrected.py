@@ -13,13 +13,16 @@ from gsm8k.grading.reader import Found, Reader
 # What states the corrected value after a retraction in its own sentence.
 CORRECTED_FRAME = re.compile(
     r"\b(?:it['’]s|it[ \t]+is|I[ \t]+meant|I[ \t]+mean|should[ \t]+(?:be|read|have[ \t]+been)"
-    r"|mak(?:e|es|ing)[ \t]+(?:it|that)|(?:so|is|are|was|comes[ \t]+to)\b)[ \t:]*+(?:(?:only"
+    r"|mak(?:e|es|ing)[ \t]+(?:it|that)|(?:so|is|are|was|comes[ \t]+to)\b"
+    # `richtig ist 990 $`, `lo correcto es 990`, `c'est 990`
+    r"|(?:richtig|korrekt)[ \t]+(?:ist|wäre)|correct[oa]?[ \t]+(?:es|est|é|è)\b|c['’]est\b"
+    r")[ \t:]*+(?:(?:only"
     r"|just|actually|really|indeed|in[ \t]+fact)[ \t,]+)?"
     r"(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
 _CLOSES_SENTENCE = re.compile(
-    r"[ \t]*+(?:[A-Za-z]{2,12}(?:[ \t]+(?:a|per|each)[ \t]+[A-Za-z]{2,12})?"
+    r"[ \t]*+(?:[$€£¥₹][ \t]*+)?(?:[A-Za-z]{2,12}(?:[ \t]+(?:a|per|each)[ \t]+[A-Za-z]{2,12})?"
     r"(?:[ \t]+(?:for|in|of)[ \t]+(?:the|a|each)?[ \t]*[A-Za-z]{2,12})?)?[ \t]*[.!]?[ \t*_]*\Z"
 )
 

@@ -67,24 +67,24 @@ TAKEN_BACK = re.compile(
     r"|(?<![\d,.])[-−]?\\?[$£€¥₹]?[ \t]?(?<![\d,.])\d[\d,.]*+"
     r"(?:[ \t]++(?!(?:actually|no|sorry|wait|is|typo|misprint|meant|jk|kidding|my|never)\b)"
     r"[A-Za-z]{2,12}+)?"
-    r"[ \t\u00a0]*+(?:[,;:—–(，、-]{1,3}|\.\.\.|…)?[ \t]*+"
+    r"(?:\*\*|__)?[ \t\u00a0]*+(?:[,;:—–(\[，、-]{1,3}|\.\.\.|…)?[ \t]*+"
     # One to three markers in a row: `18, sorry, typo, 20`.
     r"(?:(?:\b(?:actually|no|sorry|I[ \t]+mean[ts]?|wait|make[ \t]+(?:it|that)|correction"
     r"|(?:scratch|strike|disregard|ignore)[ \t]+that|never[ \t]*mind|my[ \t]+bad"
     r"|(?:just[ \t]+)?kidding|jk|I[ \t]+meant|meant|is[ \t]+(?:wrong|incorrect|not[ \t]+right)"
-    r"|should[ \t]+have[ \t]+been"
+    r"|should[ \t]+have[ \t]+been|edit"
     r"|(?:typo|misprint)(?:[ \t,;:—–-]*+should[ \t]+(?:be|read))?"
     # The same in the other languages read: `18, non, en fait 20`, `18，不对，应该是20`.
     r"|non|nein|não|нет|en[ \t]+fait|en[ \t]+realidad|de[ \t]+hecho|na[ \t]+verdade|eigentlich"
     r"|на[ \t]+самом[ \t]+деле"
     r")\b|→|->|⇒|\\(?:to|rightarrow|Rightarrow)\b|不对|不|(?:应该|实际上|其实)是|いや|実際は)"
-    r"[ \t\u00a0,;:!.…—–，、]*+){1,3}(?=[-−]?\\?[$£€¥₹]?[ \t]?\d)",
+    r"[ \t\u00a0,;:!.…—–，、]*+){1,3}(?=(?:\*\*|__)?[-−]?\\?[$£€¥₹]?[ \t]?\d)",
     re.IGNORECASE,
 )
 TAKEN_BACK_HINTS: tuple[str, ...] = ("~~", "actually", "no", "sorry", "mean", "wait", "make")
 TAKEN_BACK_HINTS += ("correction", "→", "->", "scratch", "kidding", "wrong", "typo", "strike")
 TAKEN_BACK_HINTS += ("disregard", "ignore", "mind", "bad", "jk", "meant", "incorrect", "right")
-TAKEN_BACK_HINTS += ("been", "misprint", "⇒", "\\to")
+TAKEN_BACK_HINTS += ("been", "misprint", "⇒", "\\to", "edit")
 TAKEN_BACK_HINTS += ("nein", "não", "нет", "fait", "realidad", "hecho", "verdade", "eigentlich")
 TAKEN_BACK_HINTS += ("самом деле", "不", "是", "いや", "実際")
 """A part of every taking-back word, in lower case: most stated values have none."""

@@ -51,6 +51,7 @@ from gsm8k.grading.hedges import TWO_GUESSES, closing_guesses, two_guesses
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.refusals import same_quantity
+from gsm8k.grading.remarks import is_remark, states_own
 from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
@@ -143,7 +144,7 @@ def deliver(
     if start < 0:
         return None
     current = Statement(rule, value, snippet, start, start + len(snippet), False)
-    if sentence_hedged(text, current.start, current.end, anchor=True) or _others_value(
+    if sentence_hedged(text, current.start, current.end, anchor=True) or set_aside(
         text, current.start
     ):
         # `\boxed{18}. If we count the muffin, the answer would be \boxed{20}.`: the hedged
@@ -191,6 +192,8 @@ def deliver(
     retracted_at: int | None = None
     position = current.end
     for statement in statements(reader, current.end):
+        if set_aside(text, statement.start):
+            continue  # `Students often write \\boxed{5.75} …`: someone else's value, a remark
         if RETRACTION.search(text, position, statement.start):
             retracted_at = statement.start
         position = statement.end
@@ -228,13 +231,18 @@ _PLAN = re.compile(
 )
 
 
-def _others_value(text: str, start: int) -> bool:
-    """Whether the statement's sentence, before its value, calls the value another option's or
-    someone else's (`The other option, electronics, would yield \\boxed{96}`)."""
+def set_aside(text: str, start: int) -> bool:
+    """Whether the sentence of a statement at ``start``, before its value, calls the value
+    another option's or someone else's (`The other option, electronics, would yield
+    \\boxed{96}`), or opens as a remark (`Note that \\boxed{1800} is the monthly figure`)."""
     opened = max(
         (end.end() for end in SENTENCE_END.finditer(text, max(0, start - SENTENCE_LOOK), start)),
         default=max(0, start - SENTENCE_LOOK),
     )
+    closed = SENTENCE_END.search(text, start, start + SENTENCE_LOOK)
+    end = len(text) if closed is None else closed.end()
+    if is_remark(text, opened, end) and not states_own(text[opened:end]):
+        return True  # not `Double-checking, the total is really 18.`
     return NOT_OURS.search(text, opened, start) is not None
 
 

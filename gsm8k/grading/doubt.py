@@ -188,7 +188,7 @@ RETRACTION = re.compile(
     r"|have[ \t]+made|(?:may|might|must)[ \t]+have[ \t]+made)[ \t]+(?:a|an|some)[ \t]+"
     r"(?:\w+[ \t]+)?(?:mistakes?|errors?)"
     r"|I[ \t]+was[ \t]+wrong|I[ \t]+(?:retract|withdraw)\b|erratum\b|retracted\b"
-    r"|(?:is|was)[ \t]+flawed\b|corrección[ \t]*:|eso[ \t]+está[ \t]+mal"
+    r"|(?:is|was)[ \t]+flawed\b|corrección[ \t]*:|korrektur[ \t]*:|eso[ \t]+está[ \t]+mal"
     r"|(?:I[ \t]+)?take[ \t]+(?:that|it|this)[ \t]+back"
     r"|(?:that|this|it|the[ \t]+above|(?:that|this|the|my)[ \t]+(?:previous[ \t]+|above[ \t]+"
     r"|final[ \t]+|last[ \t]+)?(?:answer|number|result|value)(?:[ \t]+(?:above|I[ \t]+gave"
@@ -244,14 +244,16 @@ RETRACTION = re.compile(
     r"|I[ \t]+(?:think[ \t]+I[ \t]+)?(?:misread|misunderstood|miscalculated|miscounted|misspoke"
     r"|misstated|mistyped)\b"
     r"|(?:please[ \t]+)?(?:disregard|ignore)[ \t]+(?:the|my)[ \t]+(?:answer|result|solution)[ \t]+"
-    r"above|\berrei\b|\bme[ \t]+equivoqu[ée]|\bme[ \t]+he[ \t]+equivocado|\bho[ \t]+sbagliato"
-    r"|\bje[ \t]+me[ \t]+suis[ \t]+tromp[ée]|\bich[ \t]+habe[ \t]+mich[ \t]+(?:verrechnet|geirrt"
-    r"|vertan)|я[ \t]+ошиб(?:ся|лась)|我(?:算)?错了|算错了|間違え(?:ました|た)|\bsaya[ \t]+salah\b"
+    r"above|please[ \t]+(?:disregard|ignore)[ \t]+(?:all[ \t]+(?:of[ \t]+)?)?(?:the[ \t]+above"
+    r"|that|this|it)\b|\berrei\b|\bme[ \t]+equivoqu[ée]|\bme[ \t]+he[ \t]+equivocado"
+    r"|\bho[ \t]+sbagliato|\bje[ \t]+me[ \t]+suis[ \t]+tromp[ée]|\bich[ \t]+habe[ \t]+mich[ \t]+"
+    r"(?:verrechnet|geirrt|vertan|verschrieben)|я[ \t]+ошиб(?:ся|лась)|我(?:算)?错了|算错了"
+    r"|間違え(?:ました|た)|\bsaya[ \t]+salah\b"
     r"|tôi[ \t]+(?:đã[ \t]+)?(?:tính[ \t]+)?sai)"
     # Chinese, Japanese and Korean write no space before the words: `等等，我好像算错了`, `哦不，
     # 我算错了`, `計算を間違えました`, `제가 잘못 계산했습니다` (never `没有算错`, `如果算错了`).
     r"|(?<!没)(?<!没有)(?<!不会)(?<!如果)(?<!是否)(?:我)?(?:好像|可能|似乎|大概|也许|或许|估计"
-    r"|应该|肯定)?(?:是)?(?:算|弄|搞|写)错了|(?<!如果)(?<!是否)我(?:好像|可能|似乎|大概|也许)?"
+    r"|应该|肯定)?(?:是)?(?:算|弄|搞|写|理解|看|读|想)错了|(?<!如果)(?<!是否)我(?:好像|可能|似乎|大概|也许)?"
     r"(?:犯了|出了)(?:一个|个)?(?:错误|错)|間違え(?:ました|た|ていました)|ミスしました"
     r"|잘못[ \t]*계산했|계산(?:이|을)[ \t]*잘못|실수(?:를)?[ \t]*했",
     re.IGNORECASE | re.MULTILINE,

@@ -33,7 +33,7 @@ _LOOP_CANDIDATES = 16
 """Earlier occurrences of the probe tried as periods before giving up (keeps the check bounded)."""
 
 _LETTER = re.compile(r"[^\W\d_]")
-_OPEN_ENDS = frozenset(",;:=+-/(\\$")
+_OPEN_ENDS = frozenset(",;:=+-/(\\$：，")
 """Last characters that something must follow."""
 _FIRST_UNPUNCTUATED = "\u0e00"
 """Letters (and vowel signs) below Thai belong to scripts that end sentences with a mark: Latin,
@@ -66,6 +66,8 @@ def ends_unfinished(text: str) -> bool:
         return False
     if stripped[-1] in _SIGNS_BEFORE:
         return True
+    if _UNEVALUATED.search(stripped, max(0, len(stripped) - _BOX_LOOK)):
+        return True  # `Profit = 200000 - 1`: an expression after `=`, never worked out
     box = stripped.rfind("\\boxed", len(stripped) - _BOX_LOOK)
     if box >= 0 and stripped.count("{", box) > stripped.count("}", box):
         return True  # `$$\boxed{6`: a box opened and never closed
@@ -74,6 +76,8 @@ def ends_unfinished(text: str) -> bool:
 
 
 _WORD_LOOK = 24
+# The last line's `=` followed by an operation of digits and nothing after it.
+_UNEVALUATED = re.compile(r"=[^=\n]*?\d[ \t]*[-+×*/÷−][ \t]*\d[\d,]*(?:\.\d+)?\Z")
 _BOX_LOOK = 200  # characters at the end in which an unclosed box is looked for
 _SIGNS_BEFORE = frozenset("=+×÷*·−(,")  # not `$` (closing LaTeX math) or `:` (an empty slot)
 _LAST_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+\Z")

@@ -52,7 +52,7 @@ from decimal import Decimal
 from typing import Literal, cast, get_args
 
 from gsm8k.grading.closing import find_closing_number
-from gsm8k.grading.delivered import deliver
+from gsm8k.grading.delivered import deliver, set_aside
 from gsm8k.grading.delivery import DOUBTED_DRAFT, doubted_draft, undelivered
 from gsm8k.grading.disclaimed import DISCLAIMED, disclaimed
 from gsm8k.grading.doubt import without_courtesy
@@ -214,8 +214,9 @@ def extract_answer(
         later = _apply_rules(
             reader.with_text(stated[guess:]), completion, sections, truncated, False
         )
-        if later is not None:
-            return later
+        at = stated.rfind(later.text) if later is not None and later.text else -1
+        if later is not None and not (at >= 0 and set_aside(stated, at)):
+            return later  # not `Note that \\boxed{1800} is the monthly figure …` after it
     found = _apply_rules(reader, completion, sections, truncated, True)
     if found is not None:
         return found

@@ -61,7 +61,7 @@ def without_remarks(text: str, question: str | None = None) -> str:
             if RETRACTION.search(sentence) is not None:
                 break  # `Check: … Wait, I made a mistake.`: the model takes something back
             continue  # a sentence with no number is read past (`Hope this helps!`)
-        if remarks == _MOST_REMARKS or not _remark(text, start, end, question):
+        if remarks == _MOST_REMARKS or not is_remark(text, start, end, question):
             break
         cut, remarks = start, remarks + 1
     if not remarks or _DIGIT.search(text, tail_start, cut) is None:
@@ -69,7 +69,7 @@ def without_remarks(text: str, question: str | None = None) -> str:
     return text[:cut].rstrip()
 
 
-def _remark(text: str, start: int, end: int, question: str | None) -> bool:
+def is_remark(text: str, start: int, end: int, question: str | None = None) -> bool:
     """Whether a sentence is a remark by its frame (opening, or someone else's value, when it
     states no value of its own and is not the model's own: `My first answer of 16 was wrong;
     the correct one is 18.` is a correction, `If you were expecting 20, you're mistaken; it's
@@ -90,6 +90,11 @@ def _remark(text: str, start: int, end: int, question: str | None) -> bool:
     )
 
 
+def states_own(sentence: str) -> bool:
+    """Whether a sentence states a value as the model's own (`the total is really 18`)."""
+    return _STATES_OWN.search(sentence) is not None
+
+
 def _first_digit(sentence: str) -> int:
     found = _DIGIT.search(sentence)
     return len(sentence) if found is None else found.start()
@@ -97,7 +102,7 @@ def _first_digit(sentence: str) -> int:
 
 # Words with which a sentence states a value as the model's own.
 _STATES_OWN = re.compile(
-    r"\b(?:correct|right|real|actual|true|actually|therefore|thus|hence|so|should[ \t]+be"
+    r"\b(?:correct|right|real|really|actual|true|actually|therefore|thus|hence|so|should[ \t]+be"
     r"|answer[ \t]+is|the[ \t]+answer)\b|\bit(?:['’]s|[ \t]+is)[ \t]+\\?[$£€¥₹]?\d",
     re.IGNORECASE,
 )
