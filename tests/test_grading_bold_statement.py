@@ -77,6 +77,29 @@ BOLD = [
         None,
         id="bold-value-taken-back",
     ),
+    pytest.param(
+        "25% of $40 = $10\n$40 − $10 = $30\n\nThe sale price is **$30**.\n\nAlternatively, if the "
+        "25% discount were applied twice (e.g., with a coupon stacking), the price would be "
+        "$22.50.",
+        None,
+        "30",
+        id="one-conditional-alternative-after-it",
+    ),
+    pytest.param(
+        "**Sam has 42 pencils left.**\n\nExplanation: 5 boxes with 12 pencils each gives 60 "
+        "pencils. Then he gives away 18.",
+        "Sam has 5 boxes of 12 pencils. He gives away 18 pencils. How many pencils are left?",
+        "42",
+        id="its-explanation-after-it",
+    ),
+    pytest.param(
+        "First leg: 60 mph × 2.5 h = 150 miles\nSecond leg: 40 mph × 1.5 h = 60 miles\n\nTotal "
+        "distance = 150 + 60 = 210 miles.\n\nThe train travels 210 miles over the 4 hours of the "
+        "trip.",
+        "A train goes 60 mph for 2.5 hours, then 40 mph for 1.5 hours. How far does it travel?",
+        "210",
+        id="the-time-it-took-after-the-distance",
+    ),
 ]
 MISSING_AND_SHARES = [
     pytest.param(

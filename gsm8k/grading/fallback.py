@@ -23,7 +23,7 @@ from gsm8k.grading.question import (
 )
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.ruled_out import WRONG_HINT, ruled_out_at
-from gsm8k.grading.units import asking_text
+from gsm8k.grading.units import asked_unit, asking_text
 
 _PROGRAM_OUTPUT = re.compile(r"```output[ \t]*\n(?P<body>[^`]{0,200})```")
 _LABEL_BEFORE = re.compile(r"(?:[#№/]|\bNo\.[ \t]?)$")
@@ -156,6 +156,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     # `How many more hours …?`: a difference is the answer, not a comparison beside it.
     asks_difference = _DIFFERENCE_ASKED.search(asking_text(reader.question_text)) is not None
     asks_percent = any(word in asking_text(reader.question_text) for word in ("%", "percent"))
+    asks_time = asked_unit(reader.question_text) in _TIME_UNITS
 
     def _in_question(found: Found) -> bool:
         return found[0].copy_abs() in reader.question
@@ -260,6 +261,14 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             and computed is None
             and in_bracket(text, match.start(), sentence_start)
         )
+        if (
+            sentence.fresh is not None
+            and computed is None
+            and not asks_time
+            and _SCOPE_BEFORE.search(text, max(sentence_start, match.start() - 24), match.start())
+            and _PERIOD_AFTER.match(text, number_end)
+        ):
+            premise = True  # `210 miles over the 4 hours of the trip`: the time it took
         if sentence.fresh is not None and computed is None and not asks_percent:
             # `Mark has 35 flowers, of which 20% are green.`, `a profit of $70,000 — a return of
             # about 54%`: a ratio beside the value, when none is asked (`0.7, or 70%` restates
@@ -304,6 +313,14 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     return result
 
 
+_SCOPE_BEFORE = re.compile(
+    r"\b(?:over|during|across|within|in)[ \t]+(?:the|all|those|these|his|her|their)?[ \t]*$",
+    re.IGNORECASE,
+)
+_PERIOD_AFTER = re.compile(
+    r"[ \t-]*(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.I
+)
+_TIME_UNITS = frozenset(("second", "minute", "hour", "day", "week", "month", "year"))
 _PERCENT_AFTER = re.compile(r"[ \t]*(?:%|percent\b|per[ \t]+cent\b)", re.IGNORECASE)
 _MEANS_BEFORE = re.compile(
     r"\bby[ \t]++[A-Za-z]{2,20}ing[ \t]++(?:(?:the|all|her|his|their|those|these)[ \t]++)?\$?\Z",

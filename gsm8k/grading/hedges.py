@@ -107,17 +107,47 @@ def _closing(reader: Reader) -> tuple[Reader, list[tuple[int, int]]]:
 def closing_guesses(reader: Reader) -> tuple[str, Found] | NoAnswer | None:
     """What the closing sentences of a text with no answer mark deliver when they guess: none for
     two guesses, the statement a hedged alternative follows, else ``None`` (the last number)."""
+    result = result_statement(reader)
+    if result is not None and _conditional_after(reader.text, result):
+        # `The sale price is **$30**. Alternatively, if the discount were applied twice, the
+        # price would be $22.50.`: one conditional alternative after a committed statement.
+        return "last_number", result
     if two_guesses(reader):
         return NoAnswer(TWO_GUESSES)
     last = reader.numbers.search(reader.text, max(0, len(reader.text) - UNDECIDED_LOOK))
     if last is not None and undecided_after(reader.text, last.start()):
         return NoAnswer(UNDECIDED_NOTE)
-    result = result_statement(reader) or breakdown_statement(reader)
+    result = result or breakdown_statement(reader)
     if result is not None:
         return "last_number", result  # `He made $70,000. In percentage terms, that's about 54%.`
     committed = committed_before_guess(reader)
     stated = None if committed is None else find_last_number(committed)
     return None if stated is None else ("last_number", stated)
+
+
+# An alternative under a condition (a bare `If …` may be one of several cases).
+_CONDITIONAL_OPENING = re.compile(
+    r"\s*+[*_(]*(?:alternatively|otherwise|however|but)[ \t,]+(?:if|assuming|suppose"
+    r"|in[ \t]+case)\b",
+    re.IGNORECASE,
+)
+
+
+def _conditional_after(text: str, result: Found) -> bool:
+    """Whether the only sentence with a number after the result statement's sentence opens on
+    an alternative under a condition (`Alternatively, if the discount were applied twice, the
+    price would be $22.50.`)."""
+    at = text.rfind(result[1])
+    closed = SENTENCE_END.search(text, at + len(result[1])) if at >= 0 else None
+    if closed is None:
+        return False
+    starts = [closed.end()] + [end.end() for end in SENTENCE_END.finditer(text, closed.end())]
+    with_numbers = [
+        start
+        for start, end in zip(starts, [*starts[1:], len(text)], strict=True)
+        if any(char.isdigit() for char in text[start:end])
+    ]
+    return len(with_numbers) == 1 and _CONDITIONAL_OPENING.match(text, with_numbers[0]) is not None
 
 
 def committed_before_guess(reader: Reader) -> Reader | None:

@@ -134,6 +134,8 @@ def result_statement(reader: Reader) -> Found | None:
             if kind is None:
                 return None  # another value beside it (`$75 to $80`) is no remark
             stated, statement, alternatives = True, own, alternatives + kind
+        elif _EXPLAINS.match(sentence):
+            break  # `**Sam has 42 pencils left.** Explanation: …`: how it was found, after it
         elif any(char.isdigit() for char in sentence):
             kind = aside(
                 reader, position, sentence, result, earlier, percent_asked, asked, statement
@@ -198,6 +200,12 @@ def _bold_statement(
     return value, span.start("inner") + values[0].start(), opened, closed
 
 
+# A heading that opens the working behind a statement already made.
+_EXPLAINS = re.compile(
+    r"\s*+[*_#>]*(?:explanation|here['’]s[ \t]+how|how[ \t]+I[ \t]+got[ \t]+(?:it|this|there)"
+    r"|reasoning|working|derivation|work|why)[ \t*_]*(?::|\n)",
+    re.IGNORECASE,
+)
 # A computing sentence that concludes: `She has 72 − 25 − 5 = 42 cookies left.`, `So the total
 # is 3 + 4 = 7.`, not bare working (`3 + 4 = 7`).
 _CONCLUDES_RESULT = re.compile(
