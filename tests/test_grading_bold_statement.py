@@ -100,6 +100,23 @@ BOLD = [
         "210",
         id="the-time-it-took-after-the-distance",
     ),
+    pytest.param(
+        "150 × 2/5 = 60 → 150 − 60 = 90 → 90 − 20 = 70\n\n**Ava has 70 stickers left.**\n\n### "
+        "Summary\n| Step | Stickers |\n|---|---|\n| Start | 150 |\n| After brother | 90 |\n| After "
+        "friend | 70 |",
+        "Ava had 150 stickers. She gave 2/5 of them to her brother and 20 to her friend. How many "
+        "stickers does she have left?",
+        "70",
+        id="a-summary-table-after-it",
+    ),
+    pytest.param(
+        "$35 + (240 × $0.10) = $35 + $24 = $59\n\nJake's bill last month was $59, which is $24 "
+        "more than the base plan.",
+        "A phone plan costs $35 per month plus $0.10 per text. Jake sent 240 texts. How much was "
+        "his bill, in dollars?",
+        "59",
+        id="a-difference-in-the-closing-sentence",
+    ),
 ]
 MISSING_AND_SHARES = [
     pytest.param(

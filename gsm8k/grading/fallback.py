@@ -264,6 +264,13 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         if (
             sentence.fresh is not None
             and computed is None
+            and not asks_difference
+            and _COMPARISON.match(text, number_end)
+        ):
+            premise = True  # `$59, which is $24 more than the base plan`: a difference beside it
+        if (
+            sentence.fresh is not None
+            and computed is None
             and not asks_time
             and _SCOPE_BEFORE.search(text, max(sentence_start, match.start() - 24), match.start())
             and _PERIOD_AFTER.match(text, number_end)

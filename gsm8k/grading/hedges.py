@@ -108,7 +108,9 @@ def closing_guesses(reader: Reader) -> tuple[str, Found] | NoAnswer | None:
     """What the closing sentences of a text with no answer mark deliver when they guess: none for
     two guesses, the statement a hedged alternative follows, else ``None`` (the last number)."""
     result = result_statement(reader)
-    if result is not None and _conditional_after(reader.text, result):
+    if result is not None and (
+        _conditional_after(reader.text, result) or _bold(reader.text, result)
+    ):
         # `The sale price is **$30**. Alternatively, if the discount were applied twice, the
         # price would be $22.50.`: one conditional alternative after a committed statement.
         return "last_number", result
@@ -131,6 +133,14 @@ _CONDITIONAL_OPENING = re.compile(
     r"|in[ \t]+case)\b",
     re.IGNORECASE,
 )
+
+
+def _bold(text: str, result: Found) -> bool:
+    """Whether the result statement's value is set in bold: the model's own emphasis, which a
+    hedged guess after it does not undo (`**Ava has 70 stickers left.**` then a table)."""
+    at = text.rfind(result[1])
+    line_start = text.rfind("\n", 0, max(at, 0)) + 1
+    return at >= 0 and text.count("**", line_start, at) % 2 == 1
 
 
 def _conditional_after(text: str, result: Found) -> bool:

@@ -44,9 +44,11 @@ Found = tuple[Decimal, str]
 WORKING_SIGN = re.compile(r"[=+×÷]|(?<!\*)\*(?!\*)|\d[ \t]*[-/][ \t]*\d")
 # A sentence ends at its mark, not at the period of an abbreviation (`$18 (alt. $20).`,
 # `Perhaps more (e.g. $26,000), but …`, `Mr. Lee`, `P.S. A bathrobe …`).
+# The mark comes first, so a scan jumps from mark to mark; the lookbehinds then read the word
+# that ends on it.
 SENTENCE_END = re.compile(
-    r"(?<!\balt)(?<!\bapprox)(?<!\bbzw)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)(?<!\bMr)"
-    r"(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bP\.S)(?<!\bp\.s)[.!?](?:\s|$)|[。！？\n]"
+    r"[.!?](?<!\balt.)(?<!\bapprox.)(?<!\bbzw.)(?<!\be\.g.)(?<!\bi\.e.)(?<!\bvs.)(?<!\bcf.)"
+    r"(?<!\bMr.)(?<!\bMrs.)(?<!\bMs.)(?<!\bDr.)(?<!\bP\.S.)(?<!\bp\.s.)(?:\s|$)|[。！？\n]"
 )
 RULED_OUT = "the stated answer only rules a value out (not 18): it states none"
 # Possessive runs: a snippet of spaces after `$` is refused at once, not retried at every split.
