@@ -99,11 +99,34 @@ ROWS = [
         "143",
         id="parts-beside-a-restated-question-number",
     ),
+    pytest.param(
+        "Tuesday: 2 × 48 = 96\nWednesday: 96 − 15 = 81\n\n48 + 96 + 81 = 225\n\nThe store sold 225 "
+        "shirts in total. Tuesday was the best day with 96 shirts.",
+        "A store sold 48 shirts on Monday, twice as many on Tuesday, and 15 fewer than Tuesday on "
+        "Wednesday. How many shirts did it sell over the three days?",
+        "225",
+        id="a-value-of-the-working-named-again",
+    ),
+    pytest.param(
+        "Tuesday: 2 × 48 = 96\nWednesday: 96 − 15 = 81\n\n48 + 96 + 81 = 225\n\nThe store sold 225 "
+        "shirts in total. So the answer is the Tuesday figure, which is 96 shirts.",
+        "A store sold 48 shirts on Monday, twice as many on Tuesday, and 15 fewer than Tuesday on "
+        "Wednesday. How many shirts did it sell over the three days?",
+        "96",
+        id="a-value-of-the-working-stated-as-the-answer",
+    ),
+    pytest.param(
+        "First, Carla downloads 40% of 200 GB = 80 GB, which takes 40 minutes. Then she starts "
+        "over and downloads the full 200 GB, which takes",
+        None,
+        None,
+        id="cut-after-takes",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("completion", "question", "answer"), ROWS)
 def test_the_closing_statement_stands_beside_its_remarks(
-    completion: str, question: str, answer: str
+    completion: str, question: str | None, answer: str | None
 ) -> None:
     assert grade(completion, "1", question=question).answer == answer

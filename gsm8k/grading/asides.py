@@ -194,9 +194,24 @@ def aside(
         if not hedged or abs(value - result) < 1:
             return None  # `Maybe 266.` after 266.67: the result rounded, restated
         own = True
-    if own and not hedged and not remark:
-        return None
+    if (
+        own
+        and not hedged
+        and not remark
+        and (_CHOOSES.search(sentence) or _STATES_VALUE.search(sentence))
+    ):
+        return None  # `…, so he chooses the electronics at $96.`: a value of the working picked
     return 1 if hedged and own else 0
+
+
+# A sentence that picks one value of the working as the answer; without such a word, a value of
+# the working named again is a remark (`Tuesday was the best day with 96 shirts.`).
+_CHOOSES = re.compile(
+    r"\b(?:choos(?:e|es|ing)|chose|pick(?:s|ed)?|select(?:s|ed)?|opt(?:s|ed)?[ \t]+for"
+    r"|go(?:es)?[ \t]+with|went[ \t]+with|decide[sd]?|answer|final|total|the[ \t]+same[ \t]+as"
+    r"|the[ \t]+(?:number|amount)[ \t]+of)\b",
+    re.IGNORECASE,
+)
 
 
 def _question_data(reader: Reader, sentence: str) -> bool:

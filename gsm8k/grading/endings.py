@@ -84,7 +84,7 @@ _LAST_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+\Z")
 _OPENING_WORDS = frozenset(
     "the a an of to for with by from into than which who whose that are is was were and or but if"  # noqa: SIM905
     " because since so then be been being its their his her my our your at on in as gives equals"
-    " yields makes gets leaves becomes totals plus minus".split()
+    " yields makes gets leaves becomes totals plus minus takes took costs needs equal".split()
 )
 """English words after which a sentence always goes on."""
 

@@ -195,11 +195,16 @@ def _bold_statement(
         or NOT_OURS.search(sentence)
         or CHECKS.search(_line_of(text, span.start()))
         or HEDGE.search(sentence)
+        or _CASE_OPENING.match(sentence)
     ):
-        return None
+        return None  # `- If each friend wants …: **3 pizzas**.`: one case, not the answer
     return value, span.start("inner") + values[0].start(), opened, closed
 
 
+_CASE_OPENING = re.compile(
+    r"[\s*_>-]*(?:\d{1,2}[.)][ \t]*)?(?:if|when|assuming|suppose|in[ \t]+case|case|scenario)\b",
+    re.IGNORECASE,
+)
 # A heading that opens the working behind a statement already made.
 _EXPLAINS = re.compile(
     r"\s*+[*_#>]*(?:explanation|here['’]s[ \t]+how|how[ \t]+I[ \t]+got[ \t]+(?:it|this|there)"
