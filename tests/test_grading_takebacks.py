@@ -119,6 +119,18 @@ TAKEN_BACK = [
         None,
         id="an-expression-never-worked-out",
     ),
+    pytest.param(
+        "20 + 80 + 160 = 260.\n\n\\boxed{250}\n\nActually, \\boxed{260}.",
+        "260",
+        id="actually-before-a-second-box",
+    ),
+    pytest.param(
+        "Mia tenía 60 galletas, regaló 20 y se comió 4: quedan 36. En bolsas de 6 salen 6 bolsas."
+        "\n\nSin embargo, el enunciado no aclara si las bolsas deben ir llenas, así que la "
+        "respuesta no se puede determinar.",
+        None,
+        id="spanish-cannot-be-determined-in-a-concluding-clause",
+    ),
 ]
 STRUCK_AND_FOLLOW_UPS = [
     pytest.param(
@@ -131,6 +143,12 @@ STRUCK_AND_FOLLOW_UPS = [
         "times a week at 50 meters each. ANSWER: 400",
         "540",
         id="invented-example-after-the-answer",
+    ),
+    pytest.param(
+        "Regular pay = 400, overtime = 60.\n\nANSWER: 460\n\nNow solve the next problem: A shop "
+        "sells pens at $3 each. How much do 7 pens cost?\nANSWER: 21",
+        "460",
+        id="invented-next-problem-after-the-answer",
     ),
 ]
 

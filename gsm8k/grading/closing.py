@@ -287,6 +287,13 @@ _FLAT_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[。！？]")
 
 
 def _says_missing_elsewhere(sentence: str) -> bool:
+    clauses = _CONCLUDING_CLAUSE.split(sentence)
+    return _says_missing_elsewhere_in(sentence) or (
+        len(clauses) > 1 and _says_missing_elsewhere_in(clauses[-1])
+    )
+
+
+def _says_missing_elsewhere_in(sentence: str) -> bool:
     return (
         len(sentence.strip()) <= _MOST_CHARACTERS_ELSEWHERE
         and _NOT_A_STATEMENT_ELSEWHERE.match(sentence) is None
@@ -302,7 +309,11 @@ def _says_missing(sentence: str) -> bool:
     return _says_missing_in(sentence) or (len(clauses) > 1 and _says_missing_in(clauses[-1]))
 
 
-_CONCLUDING_CLAUSE = re.compile(r",[ \t]+(?:and[ \t]+)?(?:so|therefore|thus|hence)[ \t]+|;[ \t]+")
+_CONCLUDING_CLAUSE = re.compile(
+    r",[ \t]+(?:and[ \t]+)?(?:so|therefore|thus|hence|así[ \t]+que|por[ \t]+lo[ \t]+que|donc"
+    r"|daher|also|quindi|portanto)[ \t]+|;[ \t]+|，(?:所以|因此)",
+    re.IGNORECASE,
+)
 
 
 def _says_missing_in(sentence: str) -> bool:

@@ -256,7 +256,8 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
 _BOX_CHOICE = re.compile(
     r"(?:\\q?quad|[\s$\\()\[\].,;:!~*_])*"
     # the first box's unit (`\\boxed{2} hours, or \\boxed{140} minutes`)
-    r"(?:(?:\\text\{[ \t]*)?(?!(?:or|and|to|vs|versus|oder|ou|o)\b)[A-Za-z]{2,12}\}?"
+    r"(?:(?:\\text\{[ \t]*)?(?!(?:or|and|to|vs|versus|oder|ou|o|actually|sorry|wait|correction"
+    r"|rather|no)\b)[A-Za-z]{2,12}\}?"
     r"(?:\\q?quad|[\s$\\()\[\].,;:!~*_])*)?"
     r"(?:,|;|/|\||–|\\(?:lor|vee|sim)\b|或|or|and|to|vs\.?|versus|oder|ou|o"
     r"|\\(?:text(?:bf|rm|it)?|mathrm|mbox)\{[ \t,(]*(?:or(?:[ \t]+else)?|to|vs\.?|oder|ou)"

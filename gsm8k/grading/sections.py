@@ -75,6 +75,8 @@ FOLLOW_UP = re.compile(
     r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id|end_of_text)\|>"
     r"|<\|start_of_role\|>|\n[ \t]*(?:\*\*)?input(?:\*\*)?[ \t]*[:：]"
     r"|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
+    r"|\n[ \t]*(?:now[ \t]+)?(?:solve|try)[ \t]+(?:the[ \t]+|a[ \t]+)?(?:next|another|new|similar)"
+    r"[ \t]+(?:problem|question)"
     r"|<[|｜](?:user|end[▁_ ]of[▁_ ]sentence)[|｜]>|<\|start_header_id\|>[ \t]*user"
     r"|\[INST\]|<\|start\|>[ \t]*user"
     r"|<(?:start|end)_of_turn>|\n[ \t]*#{1,4}[ \t]*(?:instruction|input|human|user)\b",
