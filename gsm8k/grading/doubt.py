@@ -237,6 +237,7 @@ RETRACTION = re.compile(
     r"|I[ \t]+(?:think|believe|suspect|guess)[ \t]+(?:that['’]s|that[ \t]+is|this[ \t]+is|it['’]s"
     r"|it[ \t]+is)[ \t]+(?:wrong|incorrect|not[ \t]+right|off)\b"
     r"|I[ \t]+(?:[\w-]+[ \t]+){1,4}?(?:incorrectly|wrongly|by[ \t]+mistake)\b"
+    r"|I[ \t]+(?:used|took|read|added|applied|picked|multiplied|divided)[ \t]+the[ \t]+wrong\b"
     r"|I[ \t]+(?:don['’]t|do[ \t]+not)[ \t]+think[ \t]+(?:that|this|it)(?:['’]s|[ \t]+is"
     r"|[ \t]+was)[ \t]+(?:right|correct)\b"
     r"|(?:this|that|my|the[ \t]+above)[ \t]+(?:previous[ \t]+|final[ \t]+|last[ \t]+)?answer"

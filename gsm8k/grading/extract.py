@@ -76,7 +76,7 @@ from gsm8k.grading.marks import (
 from gsm8k.grading.numbers import normalize
 from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
 from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
-from gsm8k.grading.remarks import without_remarks
+from gsm8k.grading.remarks import without_cut_remark, without_remarks
 from gsm8k.grading.ruled_out import ends_struck, without_struck
 from gsm8k.grading.rules import (
     ANSWER_LINE,
@@ -260,7 +260,13 @@ def _apply_rules(
     for rule, finder in _FINDERS:
         if rule == "last_number" and not fallback:
             return None
-        if rule == "last_number" and (
+        kept = None if truncated or rule != "last_number" else without_cut_remark(text)
+        if kept is not None:
+            # `So Weng earned $10.` then `Side note: …, which`: the cut falls in a remark after
+            # a finished statement, which stands.
+            text = kept
+            reader = reader.with_text(text)
+        elif rule == "last_number" and (
             truncated
             or stops_mid_sentence(completion, CUT_TEXT_LENGTH)
             or ends_unfinished(completion)

@@ -69,6 +69,17 @@ def without_remarks(text: str, question: str | None = None) -> str:
     return text[:cut].rstrip()
 
 
+def without_cut_remark(text: str) -> str | None:
+    """The text before its last sentence, when that sentence is a remark cut off mid-way after a
+    finished statement (`So Weng earned $10.` then `Side note: … , which`); else ``None``."""
+    tail_start = max(0, len(text) - _LOOK)
+    start = max((end.end() for end in SENTENCE_END.finditer(text, tail_start)), default=-1)
+    if start <= 0 or not is_remark(text, start, len(text)):
+        return None
+    kept = text[:start].rstrip()
+    return kept if kept.endswith((".", "!", "**")) and _DIGIT.search(kept) else None
+
+
 def is_remark(text: str, start: int, end: int, question: str | None = None) -> bool:
     """Whether a sentence is a remark by its frame (opening, or someone else's value, when it
     states no value of its own and is not the model's own: `My first answer of 16 was wrong;

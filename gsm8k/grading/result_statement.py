@@ -154,7 +154,7 @@ def result_statement(reader: Reader) -> Found | None:
 # A bold span that holds one value: `**35 flowers**`, `**Total cost: $694**`, `**$57,500**`.
 _BOLD = re.compile(r"\*\*(?P<inner>[^*\n]{1,60}?)\*\*")
 # Lines that only list (`- Yellow: 10`, `1. Purple: 18`), up to the end of the text.
-_LIST_ONLY = re.compile(r"(?:\s*+(?:[-*•]|\d{1,2}[.)])[ \t][^\n]*+)++\s*+")
+_LIST_ONLY = re.compile(r"(?:\s*(?:[-*•]|\d{1,2}[.)])[ \t][^\n]*+)+\s*")  # a line at a time
 
 
 def _bold_statement(
