@@ -131,6 +131,31 @@ TAKEN_BACK = [
         None,
         id="spanish-cannot-be-determined-in-a-concluding-clause",
     ),
+    pytest.param(
+        "Liam has 3 × 14 = 42 marbles.\n\nThe answer is 42.\n\nOh wait, the question asks for the "
+        "total altogether.",
+        None,
+        id="wait-the-question-asks-for-another-quantity",
+    ),
+    pytest.param(
+        "Total trees: 60 + 25 = 85.\n\nAntwort: 85\n\nMoment, das stimmt nicht. Ich habe die "
+        "Kokospalmen falsch",
+        None,
+        id="german-retraction-then-cut",
+    ),
+    pytest.param(
+        "Altogether: 48 + 24 = 72 clips.\n\nОтвет: 72.\n\nНет, подождите, здесь ошибка. "
+        "Пересчитаем:",
+        None,
+        id="russian-retraction-then-cut",
+    ),
+    pytest.param(
+        "9 × 60 = 540 meters.\n\nANSWER: 540 / 180 (depending on interpretation)",
+        None,
+        id="depending-on-interpretation",
+    ),
+    pytest.param("9 eggs × $2 per egg = $18\n\n#### eighteen or twenty", None, id="words-or-words"),
+    pytest.param("9 eggs × $2 per egg = $18\n\n#### eighteen", "18", id="words-alone"),
 ]
 STRUCK_AND_FOLLOW_UPS = [
     pytest.param(

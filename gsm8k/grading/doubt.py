@@ -103,6 +103,8 @@ _UNDECIDED = re.compile(
     r"|choose|settle|tell[ \t]+which|determine[ \t]+which|be[ \t]+sure[ \t]+which)"
     r"|\bI['’]m[ \t]+torn\b|\b(?:is|be|lies)[ \t]+(?:somewhere[ \t]+)?among[ \t]+(?:these|those"
     r"|them)\b|\bone[ \t]+of[ \t]+the[ \t]+above\b"
+    r"|\bdepending[ \t]+on[ \t]+(?:the[ \t]+|your[ \t]+)?(?:interpretation|reading"
+    r"|how[ \t]+(?:you|one)[ \t]+reads?)\b"
     r"|\beither[ \t]+(?:one[ \t]+)?(?:could|might|may|would)[ \t]+be\b"
     r"|\b(?:interpretation|reading|scenario|case)[ \t]+(?-i:[B-D])\b|\b(?:best|worst)[ \t-]+case\b"
     r"|(?:depends|depending|depend)[ \t]+on[ \t]+(?:whether|how|the[ \t]+(?:interpretation|reading"
@@ -238,6 +240,14 @@ RETRACTION = re.compile(
     r"|it[ \t]+is)[ \t]+(?:wrong|incorrect|not[ \t]+right|off)\b"
     r"|I[ \t]+(?:[\w-]+[ \t]+){1,4}?(?:incorrectly|wrongly|by[ \t]+mistake)\b"
     r"|I[ \t]+(?:used|took|read|added|applied|picked|multiplied|divided)[ \t]+the[ \t]+wrong\b"
+    # `Oh wait, the question asks for the total altogether.`: the answer was of another quantity.
+    r"|(?:wait|hold[ \t]+on|hmm+)[ \t,.!—–-]*+(?:[^.\n]{0,40}?[.!—–][ \t]*)?the[ \t]+question"
+    r"[ \t]+(?:actually[ \t]+)?(?:asks|asked|wants)[ \t]+(?:for|about)\b"
+    # The same in the other languages read: `Moment, das stimmt nicht.`, `Нет, подождите, здесь
+    # ошибка.`, `Non, c'est faux.`, `Espera, esto está mal.`
+    r"|\bdas[ \t]+(?:stimmt[ \t]+nicht|ist[ \t]+falsch)|здесь[ \t]+ошибка|это[ \t]+(?:неверно"
+    r"|ошибка|неправильно)|\bc['’]est[ \t]+faux"
+    r"|\besto[ \t]+(?:está[ \t]+mal|no[ \t]+es[ \t]+correcto)"
     r"|I[ \t]+(?:don['’]t|do[ \t]+not)[ \t]+think[ \t]+(?:that|this|it)(?:['’]s|[ \t]+is"
     r"|[ \t]+was)[ \t]+(?:right|correct)\b"
     r"|(?:this|that|my|the[ \t]+above)[ \t]+(?:previous[ \t]+|final[ \t]+|last[ \t]+)?answer"

@@ -35,6 +35,7 @@ from gsm8k.grading.units import (
     rate_period,
     stated_unit,
 )
+from gsm8k.grading.words import words_offered
 
 _PERIOD_LOOK = 300  # characters before a rate searched for the same rate at the asked period
 Found = tuple[Decimal, str]
@@ -259,6 +260,8 @@ class Reader:
             return None
         if NUMBER_PATTERN.search(stated) is None and NUMBER_PATTERN.search(snippet):
             return RULED_OUT  # `ANSWER: not 18`, `ANSWER: 18 (wrong)`: its values ruled out
+        if NUMBER_PATTERN.search(stated) is None and words_offered(stated):
+            return HEDGED  # `#### eighteen or twenty`: two values in words
         return self._refused(stated)
 
     def value_at(self, match: re.Match[str], text: str) -> Decimal | None:

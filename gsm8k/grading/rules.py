@@ -17,7 +17,7 @@ from gsm8k.grading.reader import RULED_OUT, Found, Reader
 from gsm8k.grading.refusals import HEDGED, QUESTIONED, questioned
 from gsm8k.grading.ruled_out import CALLED_WRONG
 from gsm8k.grading.units import competing, compound_units, one_quantity
-from gsm8k.grading.words import number_in_words
+from gsm8k.grading.words import number_in_words, words_offered
 
 NOT_A_NUMBER_BOXED = "the final \\boxed{} answer holds no number"
 
@@ -201,6 +201,8 @@ def find_answer_tag(reader: Reader) -> Found | NoAnswer | None:
 
 def slot_in_words(words: str, snippet: str) -> Found | NoAnswer:
     """An answer slot that holds no digit: the value of its number words, else no answer."""
+    if words_offered(words):
+        return NoAnswer(HEDGED)  # `#### eighteen or twenty`: two values in words
     value = number_in_words(words.strip(" \t*_`.")) if _LETTER.search(words) else None
     return NoAnswer(EMPTY_SLOT) if value is None else (value, snippet)
 

@@ -164,3 +164,17 @@ def _joins(current: int, value: int) -> bool:
     scale (`hundred five`), or a unit after a tens word (`twenty five`)."""
     tens = current % 100
     return current == 0 or tens == 0 or (tens % 10 == 0 and tens >= 20 and value < 10)
+
+
+_WORD_JOINER = re.compile(r"\b(?:or|to|and/or)\b|/", re.IGNORECASE)
+
+
+def words_offered(stated: str) -> bool:
+    """Whether a statement in words offers two values joined by `or` or `to` (`eighteen or
+    twenty`, `twenty to twenty-five`); `one hundred and five` is one value."""
+    parts = _WORD_JOINER.split(stated[:_OFFER_LOOK])
+    values = {number_in_words(part) for part in parts}
+    return len(parts) > 1 and None not in values and len(values) > 1
+
+
+_OFFER_LOOK = 200
