@@ -156,6 +156,13 @@ TAKEN_BACK = [
     ),
     pytest.param("9 eggs × $2 per egg = $18\n\n#### eighteen or twenty", None, id="words-or-words"),
     pytest.param("9 eggs × $2 per egg = $18\n\n#### eighteen", "18", id="words-alone"),
+    pytest.param(
+        "Together they have 42 + 14 = 56 marbles.\n\nAnswer: 56 marbles (42 for Liam and 14 for "
+        "Noah).",
+        "56",
+        id="answer-line-with-its-parts-in-brackets",
+    ),
+    pytest.param("Answer: 18 (or 20)", None, id="answer-line-with-an-alternative-in-brackets"),
 ]
 STRUCK_AND_FOLLOW_UPS = [
     pytest.param(

@@ -23,7 +23,7 @@ from gsm8k.grading.numbers import (
     value_with_fraction,
 )
 from gsm8k.grading.question import quantity_after, question_numbers, question_quantities
-from gsm8k.grading.refusals import CURRENCY_SIGN, HEDGED, refusal_at
+from gsm8k.grading.refusals import CURRENCY_SIGN, HEDGED, bracketed_parts, refusal_at
 from gsm8k.grading.ruled_out import without_ruled_out
 from gsm8k.grading.stated import offers_no_one_value, stated_part
 from gsm8k.grading.units import (
@@ -339,6 +339,8 @@ class Reader:
         first = self._first_number(stated)
         if first is None:
             return None
+        if bracketed_parts(stated, first):
+            return None  # `56 marbles (42 for Liam and 14 for Noah)`: the value and its parts
         if offers_no_one_value(stated):
             return HEDGED
         return refusal_at(stated, first, self.mixed_at(first, stated) is not None)

@@ -164,6 +164,22 @@ def refusal_at(stated: str, first: re.Match[str], mixed: bool) -> str | None:
     return _restated_otherwise(stated, first)
 
 
+_OFFERED = re.compile(r"\b(?:or|maybe|perhaps|possibly)\b", re.IGNORECASE)
+_PARTS_BRACKET = re.compile(r"[ \t]*+[A-Za-z]{0,12}[ \t]*+\((?P<inside>[^()\n]{1,120})\)")
+
+
+def bracketed_parts(stated: str, first: re.Match[str]) -> bool:
+    """Whether a bracket right after the value (and its unit) holds two or more values that add
+    up to it: its breakdown (`56 marbles (42 for Liam and 14 for Noah)`), not candidates."""
+    bracket = _PARTS_BRACKET.match(stated, first.end())
+    value = number_from_match(first)
+    if bracket is None or value is None or _OFFERED.search(bracket.group("inside")):
+        return False
+    parts = [number_from_match(part) for part in NUMBER_PATTERN.finditer(bracket.group("inside"))]
+    known = [part for part in parts if part is not None]
+    return len(known) >= 2 and len(known) == len(parts) and sum(known) == value
+
+
 # A fraction written after the value: `18/20`, `70000 / 87500`, and nothing after it but a unit.
 _OVER = re.compile(r"[ \t]*+/[ \t]*+(?P<bottom>\d++)(?![\d.,/])[ \t]*+[A-Za-z]{0,12}[\s.!*_)}]*\Z")
 
