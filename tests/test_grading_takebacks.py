@@ -157,6 +157,11 @@ TAKEN_BACK = [
     pytest.param("9 eggs × $2 per egg = $18\n\n#### eighteen or twenty", None, id="words-or-words"),
     pytest.param("9 eggs × $2 per egg = $18\n\n#### eighteen", "18", id="words-alone"),
     pytest.param(
+        "9 eggs × $2 per egg = $18\n\n#### " + "eighteen or " * 300 + "twenty",
+        None,
+        id="words-or-words-flood-ending-on-another",
+    ),
+    pytest.param(
         "Together they have 42 + 14 = 56 marbles.\n\nAnswer: 56 marbles (42 for Liam and 14 for "
         "Noah).",
         "56",

@@ -172,7 +172,11 @@ _WORD_JOINER = re.compile(r"\b(?:or|to|and/or)\b|/", re.IGNORECASE)
 def words_offered(stated: str) -> bool:
     """Whether a statement in words offers two values joined by `or` or `to` (`eighteen or
     twenty`, `twenty to twenty-five`); `one hundred and five` is one value."""
-    parts = _WORD_JOINER.split(stated[:_OFFER_LOOK])
+    # Its first and last characters (bounded), so a flood of `eighteen or eighteen or …` that
+    # ends on another value is read at both ends.
+    head = _WORD_JOINER.split(stated[:_OFFER_LOOK])
+    tail = _WORD_JOINER.split(stated[-_OFFER_LOOK:])[1:] if len(stated) > _OFFER_LOOK else []
+    parts = head[:-1] + tail if tail else head
     values = {number_in_words(part) for part in parts}
     return len(parts) > 1 and None not in values and len(values) > 1
 
