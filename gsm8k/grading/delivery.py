@@ -30,6 +30,7 @@ from decimal import Decimal
 from gsm8k.grading.numbers import same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
+from gsm8k.grading.rules import ANSWER_LABEL
 from gsm8k.grading.sections import ENDS_IN_LOOP, Sections
 
 LOOP_STATES_OTHER = "the generation ends in a loop that states another answer: none was delivered"
@@ -37,11 +38,10 @@ TENTATIVE = (
     "an answer in cut-off text followed by more reasoning is a draft, not a delivered answer"
 )
 
-_DECORATION = r"[ \t*_#>`-]*"
 # Where a loop's passage states an answer: the marks of the explicit rules, each with its value
 # close after it (a bare answer word in working is not a statement).
 _STATED = re.compile(
-    rf"(?:^{_DECORATION}answer{_DECORATION}[:：]|####|\\boxed[ \t]*\{{"
+    rf"(?:{ANSWER_LABEL}|####|\\boxed[ \t]*\{{"
     rf"|[\"'](?:final[_ ])?answer[\"'][ \t]*:|<answer>|(?:{ANSWER_PHRASES}))"
     r"[^\n\w]{0,20}+(?=[-−]?\d)",
     re.IGNORECASE | re.MULTILINE,

@@ -79,8 +79,8 @@ from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
 from gsm8k.grading.remarks import without_cut_remark, without_remarks
 from gsm8k.grading.ruled_out import ends_struck, without_struck
 from gsm8k.grading.rules import (
+    ANSWER_LABEL,
     ANSWER_LINE,
-    DECORATION,
     NoAnswer,
     boxed_spans,
     find_a_line,
@@ -136,7 +136,7 @@ _JSON_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 
 _EXPLICIT_ANSWER = re.compile(
     # `#### 18` states an answer; `#### Cost of Bread` and `#### 1. Cost` are headings.
-    rf"^{DECORATION}answer{DECORATION}[:：]|####[ \t*_$\\]*[-−]?\d(?!\d?[.)][ \t]+[^\W\d_])"
+    rf"{ANSWER_LABEL}|####[ \t*_$\\]*[-−]?\d(?!\d?[.)][ \t]+[^\W\d_])"
     # `\\boxed{}` named as the format (`put the answer in \\boxed{}`) states no answer.
     r"|\\boxed[ \t]*\{(?![ \t]*(?:\}|(?:answer|number|\.\.\.|…)[ \t]*\}))"
     r"|[\"'](?:final[_ ])?answer[\"'][ \t]*:"

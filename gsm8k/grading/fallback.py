@@ -18,6 +18,7 @@ from gsm8k.grading.question import (
     COMPARED_HINT,
     in_bracket,
     in_comparison,
+    in_description,
     in_reason,
     restates_question,
 )
@@ -250,6 +251,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             sentence.fresh is not None
             and (
                 in_reason(text, match.start(), sentence_start)
+                or in_description(text, match.start(), sentence_start)
                 or (
                     hints[0]
                     and computed is None

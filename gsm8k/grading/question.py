@@ -169,7 +169,7 @@ def in_premise(text: str, start: int, sentence_start: int = 0) -> bool:
 # A comparison after a sentence's result: `$18 a day, compared with $32 if …`, `540 meters, up
 # from 180`, `versus $104,000`.
 _COMPARED = re.compile(
-    r"\b(?:compared[ \t]+(?:to|with)|versus|vs\.?|(?:up|down)[ \t]+from|instead[ \t]+of"
+    r"\b(?:compared[ \t]+(?:to|with)|versus|vs\.?|(?:up|down)[ \t]+from|,[ \t]+from|instead[ \t]+of"
     r"|rather[ \t]+than|as[ \t]+opposed[ \t]+to)\b[^.!?\n;:()]*$",
     re.IGNORECASE,
 )
@@ -196,6 +196,26 @@ def in_reason(text: str, start: int, sentence_start: int = 0) -> bool:
     $2 = $18`, `because …`): any number there, the question's or not, is a premise."""
     clause = text[max(sentence_start, start - _PREMISE_LOOK) : start]
     return _REASON_CLAUSE.search(clause) is not None
+
+
+# A relative clause that describes a value by another (`42 pages, which is half of the 84 pages
+# she has left`): the words between `which is` and the number say how the two relate. A number
+# right after `which is` (`…, which is 70`) restates the value, and a total or an equivalent
+# (`which is a total of 60`, `which is equal to 1,200 meters`) states it again in other terms.
+_DESCRIBED = re.compile(
+    r",[ \t]+(?:which|that|this)[ \t]+(?:is|was|are|were)[ \t]+"
+    r"(?!(?:[a-z]+[ \t]+){0,3}?(?:total|sum|answer|result|overall|final|altogether|all|combined"
+    r"|together|equal|equivalent|same|exactly|just|about|around|roughly|approximately|nearly"
+    r"|almost|over|under|only)\b)(?:[a-z]+[ \t]+){1,4}(?:\$[ \t]?)?$",
+    re.IGNORECASE,
+)
+
+
+def in_description(text: str, start: int, sentence_start: int = 0) -> bool:
+    """Whether the number at ``start`` stands in a relative clause that describes the value
+    before it by another (`, which is half of the 84 pages she has left`)."""
+    clause = text[max(sentence_start, start - _PREMISE_LOOK) : start]
+    return _DESCRIBED.search(clause) is not None
 
 
 def quantity_after(

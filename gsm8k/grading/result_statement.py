@@ -38,7 +38,14 @@ from gsm8k.grading.asides import (
     aside,
     in_other_unit,
 )
-from gsm8k.grading.breakdown import DIGIT, RESULT_LOOK, WORKING, first_result, parts_of
+from gsm8k.grading.breakdown import (
+    DIGIT,
+    REFERS_BACK,
+    RESULT_LOOK,
+    WORKING,
+    first_result,
+    parts_of,
+)
 from gsm8k.grading.candidates import offers_range
 from gsm8k.grading.doubt import HEDGE, RETRACTION
 from gsm8k.grading.fallback import find_last_number
@@ -107,6 +114,7 @@ def result_statement(reader: Reader) -> Found | None:
         return result, text[value_start : closed.start()]  # `- Yellow: 10` … the value's parts
     position = statement_end
     alternatives = 0
+    own_anchor, remarks, snippet_end = False, 0, closed.start()
     for end in [*SENTENCE_END.finditer(text, statement_end), None]:
         sentence_end = len(text) if end is None else end.end()
         sentence = text[position:sentence_end]
@@ -132,7 +140,21 @@ def result_statement(reader: Reader) -> Found | None:
                 else None
             )
             if kind is None:
-                return None  # another value beside it (`$75 to $80`) is no remark
+                own_value = _own_statement(reader, position, sentence_end)
+                if own_value is None:
+                    return None  # another value beside it (`$75 to $80`) is no remark
+                # `First-year total: $480.` after `$35 × 12 = $420`: a closing sentence that
+                # states a value of its own is the statement, and the asides after it are read
+                # against that value.
+                result, value_start = own_value
+                own_anchor, snippet_end = True, end.start() if end is not None else len(text)
+                # Against a value of its own, a value of the working named again is no remark.
+                earlier = set()
+                stated, statement = True, sentence
+                position = sentence_end
+                if end is None:
+                    break
+                continue
             stated, statement, alternatives = True, own, alternatives + kind
         elif _EXPLAINS.match(sentence):
             break  # `**Sam has 42 pencils left.** Explanation: …`: how it was found, after it
@@ -143,12 +165,16 @@ def result_statement(reader: Reader) -> Found | None:
             if kind is None:
                 return None
             alternatives += kind
+            remarks += 1
         position = sentence_end
         if end is None:
             break
-    if alternatives > 1:
-        return None  # `If she sells at $2: $18. If at $3: $27.`: one value per scenario
-    return result, text[value_start : closed.start()]
+    if alternatives > 1 or (own_anchor and (alternatives or not remarks)):
+        # `If she sells at $2: $18. If at $3: $27.`: one value per scenario. A closing sentence
+        # with no working behind it is no committed statement a guess could follow, and with
+        # no remark after it the last-number reading finds it.
+        return None
+    return result, text[value_start:snippet_end]
 
 
 # A bold span that holds one value: `**35 flowers**`, `**Total cost: $694**`, `**$57,500**`.
@@ -257,6 +283,40 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
             # `I initially got 540, but that was wrong.` names the result only to rule it out.
             return not ruled_out_at(sentence, match.start(), match.end())
     return False
+
+
+def _own_statement(reader: Reader, start: int, end: int) -> tuple[Decimal, int] | None:
+    """The value a closing sentence states as its own, and where it stands: a plain sentence,
+    unhedged, with no condition, working, range, check, question or someone else's value, whose
+    last-number reading falls inside it; ``None`` otherwise."""
+    text = reader.text
+    sentence = text[start:end]
+    if (
+        not reader.question  # without the question, its data cannot be told from a result
+        or _ITEM.match(sentence)
+        or REFERS_BACK.match(sentence)  # `That's just over half a kilometer (0.54 km)`: a remark
+        or "?" in sentence
+        or WORKING.search(sentence)
+        or HEDGE.search(sentence)
+        or CONDITION.search(sentence)
+        or NOT_OURS.search(sentence)
+        or CHECKS.search(sentence)
+        or RETRACTION.search(sentence)
+        or offers_range(sentence)
+    ):
+        return None
+    found = find_last_number(reader.with_text(text[:end]))
+    if found is None or found[0].copy_abs() in _earlier_values(reader, text[:start]):
+        return None  # `… at least 80 slices.` after `= 80 slices`: the working again, no value
+        # of its own
+    at = sentence.rfind(found[1])
+    if at < 0 or ruled_out_at(text, start + at, start + at + len(found[1])):
+        return None
+    return found[0], start + at
+
+
+# A numbered or bulleted line is a step of the working, not a closing sentence.
+_ITEM = re.compile(r"\s*+(?:[-*•]|\d{1,2}[.)])(?:[ 	]|$)")
 
 
 def _delivers(

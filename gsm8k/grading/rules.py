@@ -28,8 +28,13 @@ _BOXED_LIMIT = 500
 
 # Markdown and list decoration models put around the keyword: **ANSWER:**, ### Answer:, > ANSWER:
 DECORATION = r"[ \t*_#>`-]*"
+# The answer label that opens an answer line: `ANSWER:`, `**Answer:**`, and `**Answer.** 380`
+# (a heading closed by a period, with the value right after it).
+ANSWER_LABEL = (
+    rf"^{DECORATION}answer(?:{DECORATION}[:：]|\.(?=[ \t*_`]*+[-−]?(?:\\?[$€£][ \t]?)?\d))"
+)
 ANSWER_LINE = re.compile(
-    rf"^{DECORATION}answer{DECORATION}[:：][ \t*_`]*(?P<value>[^\n]*)",
+    rf"{ANSWER_LABEL}[ \t*_`]*(?P<value>[^\n]*)",
     re.IGNORECASE | re.MULTILINE,
 )
 # A line's value ends at a second mark: `#### 140. (Correction: …) #### 45` holds two statements.

@@ -15,13 +15,13 @@ from gsm8k.grading.doubt import sentence_hedged
 from gsm8k.grading.numbers import normalize, same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, WORKING_SIGN, Reader
-from gsm8k.grading.rules import DECORATION, boxed_spans
+from gsm8k.grading.rules import ANSWER_LABEL, boxed_spans
 from gsm8k.grading.words import number_in_words
 
 # Every mark that states an answer, in text order. An answer phrase counts only with a number
 # close after it, as the rules read it.
 STATEMENT = re.compile(
-    rf"(?P<answer_line>^{DECORATION}answer{DECORATION}[:：])"
+    rf"(?P<answer_line>{ANSWER_LABEL})"
     r"|(?P<a_line>^[ \t]*(?-i:A)[ \t]*[:：](?=[ \t*_$]*[-−]?\d))"
     r"|(?P<hash_line>####)"
     r"|(?P<boxed>\\boxed[ \t]*\{)"
