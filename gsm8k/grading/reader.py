@@ -218,7 +218,14 @@ class Reader:
         at = self.text.rfind(snippet)
         if at < 0 or not self.question_text:
             return value
-        period, asked = rate_period(self.text, at + len(snippet)), asked_period(self.question_text)
+        # A statement's snippet may run on past its value (`270 minutes`): the unit is the word
+        # after the value, wherever the snippet ends.
+        number = self.numbers.match(snippet)
+        end = at + (len(snippet) if number is None else number.end())
+        written = None if number is None else value_with_fraction(number, snippet)
+        if written is not None and written.copy_abs() != value.copy_abs():
+            return value  # read in its unit already (`**90 minutes**` read as 1.5 hours)
+        period, asked = rate_period(self.text, end), asked_period(self.question_text)
         if None not in (period, asked) and period != asked:
             # `She makes $18 a day, which is $126 a week.` when a day is asked: the sentence's
             # value at the asked period is the answer, the other period's a restatement.
@@ -226,8 +233,10 @@ class Reader:
             if at_period is not None:
                 value, snippet = at_period
                 at = self.text.rfind(snippet, 0, at)
-        priced = CURRENCY_SIGN.search(snippet) is not None
-        unit = stated_unit(self.text, at + len(snippet), priced, self.question_text)
+                end = at + len(snippet)
+        # `costs $0.25`: the sign may stand just before a snippet that starts at the value.
+        priced = CURRENCY_SIGN.search(self.text, max(0, at - 2), end) is not None
+        unit = stated_unit(self.text, end, priced, self.question_text)
         value = value if unit is None else in_asked_unit(value, unit, self.question_text)
         return in_asked_scale(value, self.question_text)
 

@@ -1,0 +1,114 @@
+"""A closing statement with no answer mark, read against the sentences after it and in the asked
+unit (docs/grading.md, "The delivered answer"; 1.14.0).
+
+Each row states one committed answer in prose and then a remark that holds another number: the
+remark must not replace the answer. Neighbour rows, where the later sentence states a new value,
+must still read that value.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gsm8k.grading import grade
+
+_PLAN = (
+    "A gym charges $40 per month plus a one-time $50 joining fee. What is the total cost of the "
+    "membership for the first year?"
+)
+_TANK = (
+    "A tank holds 600 liters. It leaks 3 liters every hour. How many liters are left after 2 days?"
+)
+_BOOK = (
+    "Ava is reading a 150-page book. She read 20 pages on Monday and twice as many on Tuesday. If "
+    "she wants to read half of the remaining pages on Wednesday, how many pages should she read?"
+)
+_SALE = (
+    "A lamp costs $50. In a sale its price is lowered to $40. By what percent was the price "
+    "reduced?"
+)
+_PAINT = (
+    "It takes Omar 20 minutes to paint one chair. How many hours will it take him to paint 12 "
+    "chairs?"
+)
+_PENS = "A box of 20 pens costs $5. How much does each pen cost, in cents?"
+_CANS = (
+    "Each bottle returned is worth 5 cents. Lea returns 4 bags of 35 bottles. How much money, in "
+    "dollars, does she get?"
+)
+_EDIT = "Nia edits 8 pages and spends 15 minutes on each page. How many hours does she spend?"
+
+
+@pytest.mark.parametrize(
+    ("question", "completion", "expected"),
+    [
+        # A labelled closing line with a value of its own, then a rate the question does not ask.
+        (
+            _PLAN,
+            "The monthly fees come to $40 × 12 = $480 and the fee is paid once.\n\n"
+            "First-year total: $530.\n\nThat works out to about $44 per month over the year.",
+            "530",
+        ),
+        # Neighbour: a later sentence that states a new value is the answer.
+        (
+            _PLAN,
+            "The monthly fees come to $40 × 12 = $480.\n\nFirst-year fees: $480.\n\n"
+            "Adding the joining fee, she pays $530 in the first year.",
+            "530",
+        ),
+        # An answer heading closed by a period, then a remark with working of its own.
+        (
+            _TANK,
+            "In 2 days (48 hours) it leaks 48 × 3 = 144 liters, so 600 − 144 = 456 liters remain."
+            "\n\n**Answer.** 456\n\nThe tank would be empty after 600 / 3 = 200 hours.",
+            "456",
+        ),
+        # A value described by another in a `which is` clause.
+        (
+            _BOOK,
+            "She has read 20 + 40 = 60 pages, so 90 are left.\n\n"
+            "Ava should read 45 pages on Wednesday, which is half of the 90 pages she has left.",
+            "45",
+        ),
+        # Neighbour: `which is` right before a number restates the value.
+        (
+            _BOOK,
+            "She has 150 − 60 = 90 pages left, and half of them is 90 / 2, which is 45.",
+            "45",
+        ),
+        # The ends of a change after the value.
+        (
+            _SALE,
+            "The drop is $10 on a $50 lamp, and 10 / 50 = 0.2.\n\n"
+            "The price was reduced by 20 percent, from $50 to $40.",
+            "20",
+        ),
+    ],
+)
+def test_a_closing_statement_keeps_its_value_past_a_remark(
+    question: str, completion: str, expected: str
+) -> None:
+    assert grade(completion, expected, question=question).answer == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "completion", "expected"),
+    [
+        # The working's result restated with its unit, where hours are asked.
+        (_PAINT, "12 chairs take 12 × 20 = 240 minutes.\n\nSo it takes Omar 240 minutes.", "4"),
+        # A price in dollars where cents are asked: the sign before the value is its unit.
+        (_PENS, "Each pen costs $5 / 20 = $0.25.\n\n**Each pen costs $0.25.**", "25"),
+        # Cents where dollars are asked.
+        (
+            _CANS,
+            "She returns 4 × 35 = 140 bottles, 140 × 5 = 700 cents.\n\nShe gets 700 cents.",
+            "7",
+        ),
+        # A bold value already read in the asked unit is not converted twice.
+        (_EDIT, "Total time = 8 × 15 = 120 minutes.\n\nNia spends **120 minutes** editing.", "2"),
+    ],
+)
+def test_a_closing_statement_is_read_in_the_asked_unit(
+    question: str, completion: str, expected: str
+) -> None:
+    assert grade(completion, expected, question=question).answer == expected
