@@ -8,6 +8,8 @@ must still read that value.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from gsm8k.grading import grade
@@ -112,3 +114,82 @@ def test_a_closing_statement_is_read_in_the_asked_unit(
     question: str, completion: str, expected: str
 ) -> None:
     assert grade(completion, expected, question=question).answer == expected
+
+
+_TICKETS = (
+    "Adult tickets cost $12 and child tickets cost $7. A family buys 2 adult and 3 child tickets. "
+    "How much do they pay?"
+)
+_WAGE = (
+    "Lou earns $16 per hour and works 30 hours a week. She also gets a $40 bonus each week. How "
+    "much does she earn in 3 weeks?"
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "expected"),
+    [
+        # An alternative answer on a line of its own after a committed answer line.
+        (
+            "2 × 12 + 3 × 7 = 45.\n\n**Answer:** 45\n\n**Alternative answer:** 38 (if one is free)",
+            "45",
+        ),
+        # Another value called acceptable under a condition, after the answer.
+        (
+            "2 × 12 = 24 and 3 × 7 = 21, so 24 + 21 = 45.\n\n<answer>45</answer>\n\n"
+            "Although $38 might also be acceptable if one child rides free.",
+            "45",
+        ),
+        # Neighbour: called acceptable with no condition, it is a second answer.
+        (
+            "2 × 12 = 24 and 3 × 7 = 21, so 24 + 21 = 45.\n\n<answer>45</answer>\n\n"
+            "Although $38 would also be a reasonable reading.",
+            None,
+        ),
+        # Neighbour: the answer itself doubted beside the other value.
+        (
+            "2 × 12 + 3 × 7 = 45 dollars.\n\nIt's probably $45, but $38 is also possible if one "
+            "child rides free.",
+            None,
+        ),
+        # An answer in a JSON object with an alternative beside it offers two.
+        ('{"answer": 45, "alternative_answer": 38}', None),
+    ],
+)
+def test_an_alternative_after_a_committed_answer_leaves_it(
+    completion: str, expected: str | None
+) -> None:
+    assert grade(completion, "45", question=_TICKETS).value == (
+        None if expected is None else Decimal(expected)
+    )
+
+
+@pytest.mark.parametrize(
+    ("completion", "expected"),
+    [
+        # A second reading by name, under a condition, after a bold answer.
+        (
+            "Weekly: 16 × 30 = 480, plus 40 = 520.\n3 weeks: 520 × 3 = 1,560.\n\n"
+            "Lou earns **$1,560** in 3 weeks.\n\n*Scenario B:* if the bonus were paid once, "
+            "she'd earn 480 × 3 + 40 = $1,480.",
+            "1560",
+        ),
+        (
+            "Weekly pay is 16 × 30 + 40 = 520, so 520 × 3 = 1560.\n\n#### 1560\n\nScenario B: if "
+            "the bonus is paid once, she'd earn 1480.",
+            "1560",
+        ),
+        # Neighbour: two named readings and no choice between them offer two answers.
+        (
+            "**Interpretation 1 (weekly bonus):** (16 × 30 + 40) × 3 = $1,560\n"
+            "**Interpretation 2 (one bonus):** 16 × 30 × 3 + 40 = $1,480\n\n"
+            "Depending on the interpretation, Lou earns $1,560 or $1,480.",
+            None,
+        ),
+    ],
+)
+def test_a_named_second_reading_under_a_condition_is_an_alternative(
+    completion: str, expected: str | None
+) -> None:
+    verdict = grade(completion, "1560", question=_WAGE)
+    assert verdict.value == (None if expected is None else Decimal(expected))

@@ -135,7 +135,8 @@ _UNDECIDED = re.compile(
     r"|\b(?:could|might|may)[ \t]+(?:also[ \t]+)?be[ \t]+as[ \t]+(?:high|low)[ \t]+as\b"
     r"|(?:^|[.!?]\s+)otherwise,?[ \t]+\\?\$?\d"
     # A second answer field: `"answer_2": 5605`, `alternative_answer: 173`.
-    r"|\b(?:alternative|alternate|other|second|backup)[_ ](?:answer|value)s?[\"']?[ \t]*[:=]"
+    r"|\b(?:alternative|alternate|other|second|backup)_(?:answer|value)s?[\"']?[ \t]*[:=]"
+    r"|[\"'](?:alternative|alternate|other|second|backup)[ ](?:answer|value)s?[\"'][ \t]*:"
     r"|answer[_ ]?\d[\"']?[ \t]*:"
     # A text that ends by asking about a value again: `No wait, 9. Hmm, or 540?`
     r"|(?:\bor|\bactually|,)[ \t]+\\?\$?[ \t]?\d[\d,.]*[ \t]*\?[\s*_]*\Z)",
@@ -173,7 +174,32 @@ def undecided_after(text: str, end: int) -> bool:
     asks = after.rstrip(" \t\n*_").endswith(("?", "？"))
     if not asks and _UNDECIDED_HINT.search(after.casefold()) is None:
         return False  # no such word, and no question at the end (the common case)
-    return _UNDECIDED.search(after) is not None
+    for found in _UNDECIDED.finditer(after):
+        opened = max(after.rfind(mark, 0, found.start()) for mark in (". ", "\n", "! ", "? "))
+        closed = _SENTENCE_CLOSE.search(after, found.end())
+        sentence = after[opened + 1 : len(after) if closed is None else closed.start()]
+        if (
+            opened < 0
+            or _OWN_DOUBT.search(sentence)
+            or not (_ANOTHER_READING.search(found.group()) and _UNDER_CONDITION.search(sentence))
+        ):
+            return True  # in the answer's own sentence (`probably 45, but 50 is also possible`)
+        # `Although $48 might also be acceptable if one child is a toddler.`, `Scenario B: if
+        # she also sells the muffin eggs, …`: an alternative under a condition, after the answer,
+        # leaves it standing.
+    return False
+
+
+_SENTENCE_CLOSE = re.compile(r"[.!?](?:\s|\Z)|\n")
+# The undecided wordings that name another reading rather than doubt the answer itself.
+_ANOTHER_READING = re.compile(
+    r"though|also|scenario|case|reading|interpretation|otherwise", re.IGNORECASE
+)
+# The answer itself doubted beside the other reading: `It's probably 45, but 50 is also …`.
+_OWN_DOUBT = re.compile(
+    r"\b(?:probably|likely|maybe|perhaps|I[ \t]+(?:think|guess|believe))\b", re.IGNORECASE
+)
+_UNDER_CONDITION = re.compile(r"\b(?:if|assuming|supposing|in[ \t]+case)\b", re.IGNORECASE)
 
 
 # Words that take the statement back, opening a sentence: not a courtesy (`let me know if I

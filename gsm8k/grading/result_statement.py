@@ -70,7 +70,8 @@ def result_statement(reader: Reader) -> Found | None:
     results = [
         found
         for found in _RESULT.finditer(text, tail_start)
-        if not NOT_OURS.search(_sentence_of(text, found.start(), tail_start))
+        if not NOT_OURS.search(sentence := _sentence_of(text, found.start(), tail_start))
+        and not (_SECOND_READING.match(sentence) and CONDITION.search(sentence))
         and not CHECKS.search(_line_of(text, found.start()))
         and not ruled_out_at(text, found.start("value"), found.end("value"))
     ]  # `A naive 19.50 * 1.25 = 24.375 is incorrect.` computes no result of the model's
@@ -227,6 +228,13 @@ def _bold_statement(
     return value, span.start("inner") + values[0].start(), opened, closed
 
 
+# A sentence that opens a second reading by its name: `*Scenario B:* if …`, `Case 2: …`,
+# `Alternatively, …`; its result is an alternative, never the working's last result.
+_SECOND_READING = re.compile(
+    r"[\s*_>-]*(?:alternatively\b|(?:scenario|case|option|reading|interpretation)[ \t]+"
+    r"(?:(?-i:[B-Z])|[2-9]|two|2nd)\b)",
+    re.IGNORECASE,
+)
 _CASE_OPENING = re.compile(
     r"[\s*_>-]*(?:\d{1,2}[.)][ \t]*)?(?:if|when|assuming|suppose|in[ \t]+case|case|scenario)\b",
     re.IGNORECASE,
