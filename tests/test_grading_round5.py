@@ -175,7 +175,7 @@ ROWS = [
         "20",
         None,
         "20",
-        "boxed",
+        "answer_is",  # the correction that closes on `= 20` states it; the box restates it
         True,
         id="hash-then-corrected-box",
     ),

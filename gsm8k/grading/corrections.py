@@ -25,7 +25,8 @@ CORRECTION_OPENING = (
     # `No, actually, it's 20.`, `Non, en fait, c'est 20.`, `Nein, eigentlich ist es 20.`.
     r"(?:(?:(?:no|non|nein|não|нет)[ \t,]++)?"
     r"(?:wait[ \t,]++no|(?:wait|attends|attendez|espera|espere|warte|подожди(?:те)?)"
-    r"|actually(?:[ \t,]++no)?|edit|erratum|correction|korrektur"
+    r"|actually(?:[ \t,]++no)?|edit|erratum|correction|korrektur|(?:just[ \t]++)?kidding|jk"
+    r"|scratch[ \t]++that|never[ \t]*+mind"
     r"|corrección|correção|correzione|исправление|in[ \t]++fact|en[ \t]++fait|en[ \t]++réalité"
     r"|en[ \t]++realidad|de[ \t]++hecho|na[ \t]++verdade|de[ \t]++fato|eigentlich"
     r"|tatsächlich|на[ \t]++самом[ \t]++деле|в[ \t]++действительности)"
@@ -46,7 +47,11 @@ CORRECTION_OPENING = (
     r"|answer|amount|number|value|result|figure|count|sum)[ \t]++(?:is|would[ \t]++be"
     r"|comes[ \t]++to)"
     r"[ \t]++)"
-    r"(?=[-−]?\\?[$£€¥₹]?[ \t]?\d++(?:[.,]\d++)*(?:[ \t]++[A-Za-z]{2,12}|[ \t]*+[$€£¥])?"
+    # The value may close working (`the correct total is 20 × 4 = 80 miles`) and be followed by
+    # the one it replaces, ruled out (`, not 60`).
+    r"(?=(?:[^.!?\n]{1,120}?=[ \t]*+)?"
+    r"[-−]?\\?[$£€¥₹]?[ \t]?\d++(?:[.,]\d++)*(?:[ \t]++[A-Za-z]{2,12}|[ \t]*+[$€£¥])?"
+    r"(?:,?[ \t]++not[ \t]++\\?[$£€¥₹]?\d++(?:[.,]\d++)*(?:[ \t]++[A-Za-z]{2,12})?)?"
     # A CJK counter or currency word, then `です` (`20個です。`, `20美元。`).
     r"(?:[ \t]*+[\u4e00-\u9fff]{1,2})?(?:です|だ)?[ \t]*+"
     r"(?:[.!。]?[ \t]*+$|[.!][ \t]|。))"
@@ -57,6 +62,7 @@ CORRECTION_HINTS += ("corrección", "correção", "correzione", "исправл�
 CORRECTION_HINTS += ("fait", "réalité", "realidad", "hecho", "verdade", "fato", "eigentlich")
 CORRECTION_HINTS += ("tatsächlich", "самом деле", "действительн", "attend", "espera", "espere")
 CORRECTION_HINTS += ("warte", "подожди", "实际", "其实", "実際", "実は", "正しくは", "訂正")
+CORRECTION_HINTS += ("kidding", "jk", "scratch", "mind")
 """A part of every correction marker, in lower case: texts without one skip the pattern."""
 
 

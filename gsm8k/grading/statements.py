@@ -95,6 +95,8 @@ def statements(reader: Reader, start: int, end: int | None = None) -> list[State
             continue
         if rule == "corrected":
             rule = "answer_is"  # `No wait, it's 20.`: an answer stated in a sentence
+            if "=" in stated:  # `… so the total is 48 + 24 = 72.`: the working's result
+                value = reader.value_of(stated.rsplit("=", 1)[1]) or value
         snippet = text[mark.start() : stated_end]
         hedged = sentence_hedged(text, mark.start(), stated_end)
         found.append(Statement(rule, value, snippet, mark.start(), stated_end, hedged))
