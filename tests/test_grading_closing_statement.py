@@ -193,3 +193,102 @@ def test_a_named_second_reading_under_a_condition_is_an_alternative(
 ) -> None:
     verdict = grade(completion, "1560", question=_WAGE)
     assert verdict.value == (None if expected is None else Decimal(expected))
+
+
+_RUNS = (
+    "Omar runs 4 miles every weekday and 6 miles on Saturday. He rests on Sunday. How many miles "
+    "does he run in 3 weeks?"
+)
+
+
+@pytest.mark.parametrize(
+    ("completion", "expected"),
+    [
+        # A correction that closes its working on the new value, the old one ruled out.
+        (
+            "4 × 5 = 20, plus 6 is 26 a week. Over 3 weeks: 26 × 2 = 52 miles.\n\n#### 52\n\n"
+            "Edit: I multiplied by 2 instead of 3. The correct total is 26 × 3 = 78 miles, not 52.",
+            "78",
+        ),
+        (
+            "26 miles a week, so 26 × 2 = 52.\n\n#### 52\n\nERRATUM: three weeks means "
+            "26 × 3 = 78 miles, so the total is 26 + 26 + 26 = 78.",
+            "78",
+        ),
+        ("The answer is 52. Just kidding — it's 78.", "78"),
+        ("The answer is 52. Scratch that, 78.", "78"),
+        # Neighbour: a doubt that goes on to check states nothing new.
+        ("26 × 3 = 78.\n\n#### 78\n\nWait, let me verify: 26 + 26 + 26 = 78. Yes.", "78"),
+    ],
+)
+def test_a_correction_closing_its_working_states_the_new_value(
+    completion: str, expected: str
+) -> None:
+    assert grade(completion, expected, question=_RUNS).answer == expected
+
+
+_SAVE = (
+    "Leo's allowance is $12 a week. He spends $3 on snacks and $2 on stickers each week and "
+    "saves the rest. How much does he save in 5 weeks?"
+)
+_FILMS = (
+    "A film night shows 3 films lasting 80, 100 and 120 minutes. How many hours long is the "
+    "film night?"
+)
+_BAKERY = (
+    "Ana buys 2 dozen rolls at $6 per dozen and 3 dozen buns at $8 per dozen. How much does she "
+    "pay in total?"
+)
+_PUPPIES = (
+    "A shelter had 30 puppies. A third were adopted on Monday and 4 more on Tuesday. How many are "
+    "left?"
+)
+_READ = (
+    "Mia is reading a 150-page book. She read 20 pages yesterday and twice as many today. If she "
+    "wants to read half of the remaining pages tomorrow, how many pages should she read?"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "completion", "expected"),
+    [
+        # A concluding clause's value stated over a question quantity is the result.
+        (
+            _SAVE,
+            "He keeps 12 − 3 − 2 = 7 dollars each week, so Leo saves 35 dollars in 5 weeks.",
+            "35",
+        ),
+        # An absolute clause about something else after the answer.
+        (
+            _FILMS,
+            "Total: 80 + 100 + 120 = 300 minutes, and 300 / 60 = 5.\n\n"
+            "The film night is 5 hours long, with the longest film being 2 hours.",
+            "5",
+        ),
+        # What the value was found for, not a question number.
+        (
+            _BAKERY,
+            "Rolls 2 × 6 = 12; buns 3 × 8 = 24. Sum: 12 + 24 = 36.\n\n"
+            "Ana pays $36 in total for the 5 dozen pastries.",
+            "36",
+        ),
+        # A question number restated after `out of the original`.
+        (
+            _PUPPIES,
+            "Monday: 30 / 3 = 10 adopted, 20 left. Tuesday: 4 adopted, 16 left.\n\n"
+            "There are 16 puppies left out of the original 30.",
+            "16",
+        ),
+        # A place in a sequence after the answer is no quantity.
+        (
+            _READ,
+            "Read so far: 20 + 40 = 60 pages. Remaining: 150 − 60 = 90 pages. Half: 90 ÷ 2 = 45 "
+            "pages.\n\nMia should read 45 pages tomorrow. After that she'll be at page 105 of 150.",
+            "45",
+        ),
+    ],
+)
+def test_a_closing_sentence_passes_over_what_describes_its_value(
+    question: str, completion: str, expected: str
+) -> None:
+    assert grade(completion, expected, question=question).answer == expected

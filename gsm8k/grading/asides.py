@@ -98,6 +98,12 @@ PERIODS_AFTER = re.compile(
 )
 
 _UNIT_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})")
+# A number that names a place in a sequence rather than a quantity: `page 78`, `day 5`, `step 3`.
+_POSITION_BEFORE = re.compile(
+    r"\b(?:page|day|step|chapter|level|floor|row|seat|room|lane|gate|platform|exit|round|lap"
+    r"|stage|episode|lesson|unit|mile[ \t]+marker)[ \t]+$",
+    re.IGNORECASE,
+)
 
 
 def in_other_unit(sentence: str, result: Decimal, value: Decimal, end: int) -> bool:
@@ -164,6 +170,8 @@ def aside(
             continue
         if CLOCK_AFTER.match(sentence, match.end()) or PERIODS_AFTER.match(sentence, match.end()):
             continue  # `Spread over 7 days, that is only about 77 meters a day.`
+        if _POSITION_BEFORE.search(sentence, max(0, match.start() - 12), match.start()):
+            continue  # `After that she'll be at page 78 of 120.`: a place, not a quantity
         at = start + match.start()
         if value.copy_abs() in reader.question and restates_question(
             reader.text, at, start + match.end(), value, reader.quantities, start

@@ -16,6 +16,7 @@ from decimal import Decimal
 from gsm8k.grading.numbers import normalize, same_number, value_with_fraction
 from gsm8k.grading.question import (
     COMPARED_HINT,
+    derived_restatement,
     in_bracket,
     in_comparison,
     in_description,
@@ -251,7 +252,8 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             sentence.fresh is not None
             and (
                 in_reason(text, match.start(), sentence_start)
-                or in_description(text, match.start(), sentence_start)
+                # Without the question, what a value was found for cannot be told from it.
+                or in_description(text, match.start(), sentence_start, bool(reader.question))
                 or (
                     hints[0]
                     and computed is None
@@ -302,7 +304,9 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             sentence.last_restates = True
         elif computed is not None or (
             not in_question
-            and not _derived_restatement(reader, text, number_end)
+            and not derived_restatement(
+                reader.numbers, reader.question, text, (match.start(), number_end), sentence_start
+            )
             and not (_COMPARISON.match(text, number_end) and not asks_difference)
         ):
             sentence.fresh = found
@@ -336,28 +340,6 @@ _MEANS_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _MEANS_LOOK = 50
-
-
-def _derived_restatement(reader: Reader, text: str, end: int) -> bool:
-    """Whether a computed number is restated with the question quantity it was derived from
-    (`after paying $1800 for all 4 phones`): a total over the question's items, not the answer
-    the sentence gives before it."""
-    if not reader.question:
-        return False
-    tail = _DERIVED_TAIL.match(text, end)
-    if tail is None:
-        return False
-    number = reader.numbers.match(text, tail.end())
-    value = None if number is None else value_with_fraction(number, text)
-    return value is not None and value.copy_abs() in reader.question
-
-
-# A total followed by the question quantity it covers: `$1800 for all 4 phones`.
-_DERIVED_TAIL = re.compile(
-    r"(?:[ \t]++[A-Za-z]{1,20}+){0,2}?[ \t]++(?:for|on|in|across|over)[ \t]++"
-    r"(?:all[ \t]++(?:of[ \t]++)?(?:the[ \t]++)?|(?:the|each|every|those|these|her|his|their)"
-    r"[ \t]++)?(?=\$?\d)"
-)
 
 
 def _in_bold(text: str, sentence_start: int, position: int) -> bool:

@@ -40,7 +40,8 @@ _RESTATING_BEFORE = re.compile(
 # A preposition before a number that ends its sentence: `for the down payment of $10,000.`
 _PREPOSITION_BEFORE = re.compile(
     r"\b(?:on|for|of|in|from|with|per|over|after|by|into|among|between|across|de|sur|von|aus"
-    r"|mit|con|por|para|com)[ \t]+\$?$",
+    r"|mit|con|por|para|com)[ \t]+(?:(?:the|all|her|his|their|its)[ \t]+)?"
+    r"(?:(?:original|initial|entire|whole)[ \t]+)?\$?$",
     re.IGNORECASE,
 )
 # The sentence ends after the number and its sign (`… sur son billet de 20 $.`).
@@ -211,11 +212,31 @@ _DESCRIBED = re.compile(
 )
 
 
-def in_description(text: str, start: int, sentence_start: int = 0) -> bool:
-    """Whether the number at ``start`` stands in a relative clause that describes the value
-    before it by another (`, which is half of the 84 pages she has left`)."""
+# An absolute clause about something else (`6 hours long, with the longest movie being 2.5
+# hours`), and the object a result was found for (`$694 in total for the 11 dozen pastries`).
+_ABSOLUTE = re.compile(
+    r",[ \t]+with[ \t]+(?![^,.!?\n]{0,40}?\b(?:total|sum|answer|result|overall)\b)"
+    r"[^,.!?\n]{1,40}?\bbeing[ \t]+\$?$",
+    re.IGNORECASE,
+)
+_OBJECT = re.compile(
+    r"\b(?:for|of|on|from|among|between|across)[ \t]+(?:the|all[ \t]+(?:the[ \t]+)?|those|these"
+    r"|her|his|their|its)[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+def in_description(text: str, start: int, sentence_start: int = 0, objects: bool = False) -> bool:
+    """Whether the number at ``start`` stands in a clause that describes the value before it by
+    another (`, which is half of the 84 pages she has left`), in an absolute clause about
+    something else (`, with the longest movie being 2.5 hours`), or, with ``objects``, names
+    what the value was found for (`$694 in total for the 11 dozen pastries`)."""
     clause = text[max(sentence_start, start - _PREMISE_LOOK) : start]
-    return _DESCRIBED.search(clause) is not None
+    return (
+        _DESCRIBED.search(clause) is not None
+        or _ABSOLUTE.search(clause) is not None
+        or (objects and _OBJECT.search(clause) is not None)
+    )
 
 
 def quantity_after(
@@ -249,3 +270,42 @@ def _stem(word: str) -> str:
     """A word without case or plural ending, so that `notebook` and `Notebooks` compare equal."""
     lowered = word.lower()
     return lowered[:-1] if lowered.endswith("s") and len(lowered) > 3 else lowered
+
+
+# A clause that concludes (`…, so Noah saves 48 dollars in 6 weeks`): its value is the result the
+# sentence comes to, whatever question quantity it is stated over.
+_CONCLUDING = re.compile(
+    r"(?:^|[,;:]|\b)[ \t]*(?:so|therefore|thus|hence)[ \t]+(?:[A-Za-z'’]+[ \t]+){0,4}\$?[ \t]?\Z",
+    re.IGNORECASE,
+)
+_CONCLUDING_LOOK = 80
+# A total followed by the question quantity it covers: `$1800 for all 4 phones`.
+_DERIVED_TAIL = re.compile(
+    r"(?:[ \t]++[A-Za-z]{1,20}+){0,2}?[ \t]++(?:for|on|in|across|over)[ \t]++"
+    r"(?:all[ \t]++(?:of[ \t]++)?(?:the[ \t]++)?|(?:the|each|every|those|these|her|his|their)"
+    r"[ \t]++)?(?=\$?\d)"
+)
+
+
+def derived_restatement(
+    numbers: re.Pattern[str],
+    question: frozenset[Decimal],
+    text: str,
+    span: tuple[int, int],
+    sentence_start: int,
+) -> bool:
+    """Whether a computed number (at ``span``) is restated with the question quantity it was
+    derived from (`after paying $1800 for all 4 phones`): a total over the question's items, not
+    the answer the sentence gives before it. A value its sentence concludes on (`…, so Noah saves
+    48 dollars in 6 weeks`) is the result, not a restatement."""
+    start, end = span
+    if not question:
+        return False
+    tail = _DERIVED_TAIL.match(text, end)
+    if tail is None:
+        return False
+    if _CONCLUDING.search(text, max(sentence_start, start - _CONCLUDING_LOOK), start):
+        return False
+    number = numbers.match(text, tail.end())
+    value = None if number is None else value_with_fraction(number, text)
+    return value is not None and value.copy_abs() in question
