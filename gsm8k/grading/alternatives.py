@@ -9,10 +9,10 @@ import re
 from itertools import pairwise
 
 from gsm8k.grading.candidates import Value
-from gsm8k.grading.numbers import same_number
+from gsm8k.grading.numbers import NUMBER_PATTERN, same_number
 from gsm8k.grading.reader import Found
 from gsm8k.grading.refusals import same_quantity
-from gsm8k.grading.units import one_quantity
+from gsm8k.grading.units import compound_at, one_quantity
 
 # Words that join a value to an alternative, and hedge words; a gap of only these (and
 # punctuation, markup, a currency sign) between two values offers the second as an alternative.
@@ -153,7 +153,13 @@ def _one_quantity(text: str, first: Value, second: Value) -> bool:
         # `$18, or $126 per week`: the value again as a rate of another period, not a second
         # answer; rates of one quantity are in the ratio of their periods.
         return same_quantity(first[0], second[0]) and one != other
-    return one_quantity(first[0], one, second[0], other)
+    number = NUMBER_PATTERN.match(text, second[1])
+    compound = None if number is None else compound_at(number, text, None, False)
+    # `2.5 hours, or 2 hours 30 minutes`: the second value is the whole compound quantity.
+    other_value = second[0] if compound is None else compound[0]
+    if compound is not None and one == other and same_number(first[0], other_value):
+        return True
+    return one_quantity(first[0], one, other_value, other)
 
 
 def value_unit(text: str, value: Value) -> str:

@@ -18,11 +18,18 @@ from decimal import Decimal
 from gsm8k.grading.breakdown import REFERS_BACK, WORKING, parts_of
 from gsm8k.grading.doubt import HEDGE
 from gsm8k.grading.numbers import same_number, value_with_fraction
-from gsm8k.grading.question import in_bracket, restates_question
+from gsm8k.grading.question import in_bracket, in_complement, restates_question
 from gsm8k.grading.reader import Reader
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.subjects import about_another
-from gsm8k.grading.units import competing, one_quantity, rate_follows, rate_period, unit_named
+from gsm8k.grading.units import (
+    asking_text,
+    competing,
+    one_quantity,
+    rate_follows,
+    rate_period,
+    unit_named,
+)
 
 CONDITION = re.compile(r"\b(?:if|unless|assuming|suppose|supposing)\b|['’]d\b", re.IGNORECASE)
 # A sentence that opens on a conclusion states the answer again, whatever it holds.
@@ -172,6 +179,8 @@ def aside(
             continue  # `Spread over 7 days, that is only about 77 meters a day.`
         if _POSITION_BEFORE.search(sentence, max(0, match.start() - 12), match.start()):
             continue  # `After that she'll be at page 78 of 120.`: a place, not a quantity
+        if in_complement(sentence, match.start(), asking_text(reader.question_text)):
+            continue  # `The remaining 750 students walk.`: the rest of the whole, not the answer
         at = start + match.start()
         if value.copy_abs() in reader.question and restates_question(
             reader.text, at, start + match.end(), value, reader.quantities, start

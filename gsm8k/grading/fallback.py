@@ -19,6 +19,7 @@ from gsm8k.grading.question import (
     derived_restatement,
     in_bracket,
     in_comparison,
+    in_complement,
     in_description,
     in_reason,
     restates_question,
@@ -159,6 +160,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     asks_difference = _DIFFERENCE_ASKED.search(asking_text(reader.question_text)) is not None
     asks_percent = any(word in asking_text(reader.question_text) for word in ("%", "percent"))
     asks_time = asked_unit(reader.question_text) in _TIME_UNITS
+    asking = asking_text(reader.question_text)
 
     def _in_question(found: Found) -> bool:
         return found[0].copy_abs() in reader.question
@@ -254,6 +256,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
                 in_reason(text, match.start(), sentence_start)
                 # Without the question, what a value was found for cannot be told from it.
                 or in_description(text, match.start(), sentence_start, bool(reader.question))
+                or in_complement(text, match.start(), asking)
                 or (
                     hints[0]
                     and computed is None

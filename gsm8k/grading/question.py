@@ -171,10 +171,11 @@ def in_premise(text: str, start: int, sentence_start: int = 0) -> bool:
 # from 180`, `versus $104,000`.
 _COMPARED = re.compile(
     r"\b(?:compared[ \t]+(?:to|with)|versus|vs\.?|(?:up|down)[ \t]+from|,[ \t]+from|instead[ \t]+of"
-    r"|rather[ \t]+than|as[ \t]+opposed[ \t]+to)\b[^.!?\n;:()]*$",
+    r"|rather[ \t]+than|as[ \t]+opposed[ \t]+to|(?:more|less|fewer|greater|cheaper|longer"
+    r"|shorter|older|younger|higher|lower|bigger|smaller)[ \t]+than)\b[^.!?\n;:()]*$",
     re.IGNORECASE,
 )
-COMPARED_HINT = re.compile(r"compared|versus|vs|from|instead|rather|opposed", re.IGNORECASE)
+COMPARED_HINT = re.compile(r"compared|versus|vs|from|instead|rather|opposed|than", re.IGNORECASE)
 """A part of every comparison opener: a sentence with none holds no comparison."""
 
 
@@ -309,3 +310,22 @@ def derived_restatement(
     number = numbers.match(text, tail.end())
     value = None if number is None else value_with_fraction(number, text)
     return value is not None and value.copy_abs() in question
+
+
+# The part of a whole the answer is not: `The remaining 750 students …`, `the other 7 eggs`.
+_COMPLEMENT_BEFORE = re.compile(
+    r"\b(?:the|her|his|their|its)[ \t]+(?:remaining|other|leftover|rest[ \t]+of[ \t]+the)"
+    r"[ \t]+\$?$|(?:其余|剩下的?|剩余的?|其他的?)[ \t]*$",
+    re.IGNORECASE,
+)
+_COMPLEMENT_LOOK = 40
+_ASKS_REMAINDER = re.compile(r"\b(?:remain|left|rest|other|leftover)", re.IGNORECASE)
+
+
+def in_complement(text: str, start: int, asking: str) -> bool:
+    """Whether the number at ``start`` names the rest of a whole (`the remaining 750 students`)
+    when the question (its ``asking`` sentences) does not ask about a rest."""
+    if _ASKS_REMAINDER.search(asking):
+        return False
+    before = text[max(0, start - _COMPLEMENT_LOOK) : start]
+    return _COMPLEMENT_BEFORE.search(before) is not None

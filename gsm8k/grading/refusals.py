@@ -246,6 +246,9 @@ def _one_quantity(
     if one == other:
         # `90 minutes or 90 seconds` are two amounts; `$18 or 18 dollars` one.
         return not competing(first_unit, second_unit) or same_unit(first_unit, second_unit)
+    compound = compound_at(second, stated, None, bool(sign))
+    if compound is not None:
+        other = compound[0]  # `160 minutes, or 2 hours and 40 minutes`: in its larger unit
     if rate_follows(stated, second.end()):
         # `$18, or $126 per week`: the value again as a rate of another period, not a second
         # answer; rates of one quantity are in the ratio of their periods.
