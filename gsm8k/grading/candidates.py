@@ -235,6 +235,10 @@ _CASE_NOUN = (
     r"[ \t]+(?:\w+[ \t]+)?(?:reading|interpretation|case|scenario|option|assumption|view|sense"
     r"|approach|method|way)s?\b"
 )
+_NAMED_CASE = (
+    r"\b(?:in|for|under|with)[ \t]+(?:case|scenario|reading|interpretation|option|plan)[ \t]+"
+    r"(?:\d{1,2}|[A-Da-d]|one|two)\b"
+)
 CASES_IN_SENTENCE = re.compile(
     # `163, unless she used 1 on the way, in which case 162`
     r"\d[^\n.!?]{0,100}?\bin[ \t]+which[ \t]+case[ \t,]+(?:it['’]s[ \t]+|it[ \t]+(?:is"
@@ -250,7 +254,13 @@ CASES_IN_SENTENCE = re.compile(
     + _CASE_LABEL
     + _CASE_NOUN
     + r"[^\d\n;]{0,40}?\b(?:and|or|but"
-    r"|while|whereas)[ \t]+[^\d\n;]{0,20}?\\?[$£€¥₹]?\d[\d,.]*+[^\d\n.!?;]{0,12}?" + _CASE_LABEL,
+    r"|while|whereas)[ \t]+[^\d\n;]{0,20}?\\?[$£€¥₹]?\d[\d,.]*+[^\d\n.!?;]{0,12}?"
+    + _CASE_LABEL
+    # `$64 in case 1 and $56 in case 2`: each value under a case named by its number or letter.
+    + r"|\d[^\d\n.!?;]{0,12}?"
+    + _NAMED_CASE
+    + r"[^\d\n;]{0,40}?\b(?:and|or|but|while|whereas)"
+    r"[ \t]+[^\d\n;]{0,20}?\\?[$£€¥₹]?\d[\d,.]*+[^\d\n.!?;]{0,12}?" + _NAMED_CASE,
     re.IGNORECASE,
 )
 

@@ -144,9 +144,10 @@ def deliver(
     if start < 0:
         return None
     current = Statement(rule, value, snippet, start, start + len(snippet), False)
-    if sentence_hedged(text, current.start, current.end, anchor=True) or set_aside(
-        text, current.start
-    ):
+    hedged = sentence_hedged(text, current.start, current.end, anchor=True)
+    if hedged and _offers_other(reader, current) and not set_aside(text, current.start):
+        return NoAnswer(HEDGED_BOTH)  # `The answer is probably 18, but it could be 20.`
+    if hedged or set_aside(text, current.start):
         # `\boxed{18}. If we count the muffin, the answer would be \boxed{20}.`: the hedged
         # statement is an alternative to the one before it, which is judged instead.
         current = (
