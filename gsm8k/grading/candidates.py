@@ -220,51 +220,6 @@ def parallel_cases(text: str, values: Callable[[int, int], list[Value]]) -> bool
     return all(value[0] != stated[0][-1][0] for value in stated[1])
 
 
-# Two values in one sentence, each under its own condition: `3 if the question means total
-# bolts, 2 if it means blue only`, `8 with 60% probability, 12 with 40%`.
-_CONDITION_CLAUSE = (
-    r"(?:if|when|unless|assuming|in[ \t]+case|with[ \t]+(?:an?[ \t]+)?\d{1,3}(?:\.\d+)?[ \t]*%)"
-)
-_CASE_LABEL = (
-    r"\b(?:in|for|under|with)[ \t]+the[ \t]+(?:first|second|third|other|former|latter|original"
-    r"|alternative|literal|strict|loose)\b"
-)
-# The first case names what it is a case of (`in the first reading`; `in the first game` is a
-# part of the total): the second may leave it out (`and $64 in the second`).
-_CASE_NOUN = (
-    r"[ \t]+(?:\w+[ \t]+)?(?:reading|interpretation|case|scenario|option|assumption|view|sense"
-    r"|approach|method|way)s?\b"
-)
-_NAMED_CASE = (
-    r"\b(?:in|for|under|with)[ \t]+(?:case|scenario|reading|interpretation|option|plan)[ \t]+"
-    r"(?:\d{1,2}|[A-Da-d]|one|two)\b"
-)
-CASES_IN_SENTENCE = re.compile(
-    # `163, unless she used 1 on the way, in which case 162`
-    r"\d[^\n.!?]{0,100}?\bin[ \t]+which[ \t]+case[ \t,]+(?:it['’]s[ \t]+|it[ \t]+(?:is"
-    r"|would[ \t]+be)"
-    r"[ \t]+|the[ \t]+answer[ \t]+(?:is|would[ \t]+be)[ \t]+)?\\?\$?\d|"
-    r"\d[^\d\n.!?;]{0,12}?\b" + _CONDITION_CLAUSE + r"[^\n;]{0,80}?[,;][ \t]*+(?:and[ \t]++|or"
-    r"[ \t]++|but[ \t]++)?(?:it['’]s[ \t]++"
-    r"|otherwise[ \t,]*+(?:between[ \t]++)?)?\\?[$£€¥₹]?\d[\d,.]*+"
-    r"[^\d\n.!?;]{0,12}?\b"
-    + _CONDITION_CLAUSE
-    # `$56 in the first reading and $64 in the second`: each value under its own case.
-    + r"|\d[^\d\n.!?;]{0,12}?"
-    + _CASE_LABEL
-    + _CASE_NOUN
-    + r"[^\d\n;]{0,40}?\b(?:and|or|but"
-    r"|while|whereas)[ \t]+[^\d\n;]{0,20}?\\?[$£€¥₹]?\d[\d,.]*+[^\d\n.!?;]{0,12}?"
-    + _CASE_LABEL
-    # `$64 in case 1 and $56 in case 2`: each value under a case named by its number or letter.
-    + r"|\d[^\d\n.!?;]{0,12}?"
-    + _NAMED_CASE
-    + r"[^\d\n;]{0,40}?\b(?:and|or|but|while|whereas)"
-    r"[ \t]+[^\d\n;]{0,20}?\\?[$£€¥₹]?\d[\d,.]*+[^\d\n.!?;]{0,12}?" + _NAMED_CASE,
-    re.IGNORECASE,
-)
-
-
 # A value left open: asked about (`18?`, `$18... I think?`), or taken back (`32 — no wait`).
 _ASKED_AFTER = re.compile(r"[^\d\n]{0,30}?[?？]")
 _TAKEN_BACK_AFTER = re.compile(

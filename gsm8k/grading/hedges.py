@@ -33,7 +33,6 @@ from gsm8k.grading.alternatives import (
 )
 from gsm8k.grading.breakdown import breakdown_statement
 from gsm8k.grading.candidates import (
-    CASES_IN_SENTENCE,
     Value,
     candidate_list,
     closing_block_start,
@@ -59,6 +58,7 @@ from gsm8k.grading.reader import SENTENCE_END, WORKING_SIGN, Found, Reader
 from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
+from gsm8k.grading.statement_cases import CASES_IN_SENTENCE
 from gsm8k.grading.units import asked_unit, unit_named
 
 TWO_GUESSES = "the closing sentences offer two values, hedged: no one answer"
