@@ -68,6 +68,8 @@ def ends_unfinished(text: str) -> bool:
         return True
     if _UNEVALUATED.search(stripped, max(0, len(stripped) - _BOX_LOOK)):
         return True  # `Profit = 200000 - 1`: an expression after `=`, never worked out
+    if _OPERATION_END.search(stripped, max(0, len(stripped) - _BOX_LOOK)):
+        return True  # `… she still needs $100 − $95`: an operation written, its result never
     box = stripped.rfind("\\boxed", len(stripped) - _BOX_LOOK)
     if box >= 0 and stripped.count("{", box) > stripped.count("}", box):
         return True  # `$$\boxed{6`: a box opened and never closed
@@ -78,6 +80,11 @@ def ends_unfinished(text: str) -> bool:
 _WORD_LOOK = 24
 # The last line's `=` followed by an operation of digits and nothing after it.
 _UNEVALUATED = re.compile(r"=[^=\n]*?\d[ \t]*[-+×*/÷−][ \t]*\d[\d,]*(?:\.\d+)?\Z")
+# The text's last words: an operation between two numbers, with no `=` before it on its line.
+_OPERATION_END = re.compile(
+    r"(?<![\d.,])[^=\n\d]{0,60}?\\?[$£€¥₹]?[ \t]?\d[\d,]*+(?:\.\d+)?[ \t]*+"
+    r"(?:[+×*/÷−]|(?<=[ \t])-(?=[ \t]))[ \t]*+\\?[$£€¥₹]?[ \t]?\d[\d,]*+(?:\.\d+)?\Z"
+)
 _BOX_LOOK = 200  # characters at the end in which an unclosed box is looked for
 _SIGNS_BEFORE = frozenset("=+×÷*·−(,")  # not `$` (closing LaTeX math) or `:` (an empty slot)
 _LAST_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+\Z")
