@@ -26,19 +26,28 @@ CORRECTION_OPENING = (
     r"(?:(?:(?:no|non|nein|não|нет)[ \t,]++)?"
     r"(?:wait[ \t,]++no|(?:wait|attends|attendez|espera|espere|warte|подожди(?:те)?)"
     r"|actually(?:[ \t,]++no)?|edit|erratum|correction|korrektur|(?:just[ \t]++)?kidding|jk"
-    r"|scratch[ \t]++that|never[ \t]*+mind"
+    r"|scratch[ \t]++that|never[ \t]*+mind|sorry(?:[ \t,]++(?:typo|my[ \t]++bad))?|typo"
+    r"|my[ \t]++bad|I[ \t]++meant?"
+    # A value ruled out before the new one, opening its line: `Not 160 — 140.`, and a struck
+    # `~~160~~ 140` (read `not 160 140`).
+    r"|not[ \t]++\\?[$£€¥₹]?[ \t]?\d[\d,.]*+"
     r"|corrección|correção|correzione|исправление|in[ \t]++fact|en[ \t]++fait|en[ \t]++réalité"
     r"|en[ \t]++realidad|de[ \t]++hecho|na[ \t]++verdade|de[ \t]++fato|eigentlich"
     r"|tatsächlich|на[ \t]++самом[ \t]++деле|в[ \t]++действительности)"
     r"(?!\w)[ \t,:!—–-]*+"
-    # The language's `it is`: `it's`, `c'est`, `es`, `é`, `ist es`, `es ist`, `это`.
-    r"(?:(?:it(?:['’]s|[ \t]++is)|c['’]est|es|é|ist[ \t]++es|es[ \t]++ist|это|sind[ \t]++es"
-    r"|son|são)[ \t]++)?"
+    # The language's `it is`: `it's`, `it should be`, `c'est`, `es`, `é`, `ist es`, `es ist`,
+    # `это`.
+    r"(?:(?:it(?:['’]s|[ \t]++is|[ \t]++should[ \t]++be)|c['’]est|es|é|ist[ \t]++es"
+    r"|es[ \t]++ist|это|sind[ \t]++es|son|são)[ \t]++)?"
     # `答案是18。不对，应该是20。`, `答案是18，不对，应该是20。` (a comma before `不` opens the
     # correction as a full stop does): "no, it should be 20"; `不，实际上是20`, `其实是20`.
     r"|[ \t]*+(?:不对[，,、 ]*+|不[，,、 ]++)?(?:应该是|实际上是|其实是|实际是)[ \t]*+"
     # `答えは18です。いや、実際は20です。`: "no, actually it is 20", "correctly, 20".
     r"|(?:いや|いいえ)?[、, ]*+(?:実際は|実は|正しくは|訂正[:：]?)[ \t]*+"
+    # `**Correction:** … so 16 − 3 − 4 = 9 eggs and the earnings are **$18**.`: a correction
+    # heading whose line closes on the value its working or its verb comes to.
+    r"|(?:correction|erratum|edit|update|korrektur|corrección|correção|исправление)[ \t*_]*+[:：]"
+    r"[^\n]{0,160}?(?:=|\b(?:is|are|was|were|comes[ \t]++to|totals?))[ \t]*+(?:\*\*|__)?"
     # `Double-checking, the total is really 20.`: the value the sentence says it really is.
     r"|[^.!?\n\d]{0,60}?\b(?:is|are|was|comes[ \t]++to)[ \t]++(?:really|actually)[ \t]++"
     # `…; the real total is 472.`: the value a correction says the answer really is.
@@ -53,8 +62,9 @@ CORRECTION_OPENING = (
     r"[-−]?\\?[$£€¥₹]?[ \t]?\d++(?:[.,]\d++)*(?:[ \t]++[A-Za-z]{2,12}|[ \t]*+[$€£¥])?"
     r"(?:,?[ \t]++not[ \t]++\\?[$£€¥₹]?\d++(?:[.,]\d++)*(?:[ \t]++[A-Za-z]{2,12})?)?"
     # A CJK counter or currency word, then `です` (`20個です。`, `20美元。`).
-    r"(?:[ \t]*+[\u4e00-\u9fff]{1,2})?(?:です|だ)?[ \t]*+"
-    r"(?:[.!。]?[ \t]*+$|[.!][ \t]|。))"
+    r"(?:[ \t]*+[\u4e00-\u9fff]{1,2})?(?:です|だ)?(?:\*\*|__)?[ \t]*+"
+    # The value ends its sentence, or a dash opens why (`it's 112 — the 9 dead plants …`).
+    r"(?:[.!。]?[ \t]*+$|[.!][ \t]|。|[—–][ \t]))"
 )
 CORRECTION_HINTS: tuple[str, ...] = ("wait", "actually", "edit", "erratum", "fact", "really")
 CORRECTION_HINTS += ("correction", "real ", "actual ", "correct ", "true ", "right ", "korrektur")
@@ -62,7 +72,8 @@ CORRECTION_HINTS += ("corrección", "correção", "correzione", "исправл�
 CORRECTION_HINTS += ("fait", "réalité", "realidad", "hecho", "verdade", "fato", "eigentlich")
 CORRECTION_HINTS += ("tatsächlich", "самом деле", "действительн", "attend", "espera", "espere")
 CORRECTION_HINTS += ("warte", "подожди", "实际", "其实", "実際", "実は", "正しくは", "訂正")
-CORRECTION_HINTS += ("kidding", "jk", "scratch", "mind")
+CORRECTION_HINTS += ("kidding", "jk", "scratch", "mind", "sorry", "typo", "bad", "meant", "not ")
+CORRECTION_HINTS += ("update",)
 """A part of every correction marker, in lower case: texts without one skip the pattern."""
 
 
