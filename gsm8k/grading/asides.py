@@ -58,7 +58,11 @@ NOT_OURS = re.compile(
     r"|is|would)\b|\bmistake[ \t]+(?:is|would[ \t]+be)[ \t]+to\b"
     r"|\b(?:might|could|may)[ \t]+(?:also[ \t]+)?argue\b|\btempt(?:ing|ed)\b"
     r"|\byou[ \t]+(?:were|are|might[ \t]+be)[ \t]+expecting\b"
-    r"|\b(?:the[ \t]+)?other[ \t]+(?:option|choice|plan|offer|investment)\b",
+    r"|\b(?:the[ \t]+)?other[ \t]+(?:option|choice|plan|offer|investment)\b"
+    # Another solver's value: `GPT-3.5 famously answered $12 here …`, `a classmate got 64`.
+    r"|\b(?:GPT[-\w.]*|ChatGPT|Claude|Gemini|Llama[-\w.]*|Bard|Copilot|another[ \t]+model"
+    r"|other[ \t]+models|(?:a|one|my)[ \t]+(?:student|classmate|friend|colleague))[ \t]+"
+    r"(?:\w+[ \t]+)?(?:answered|said|got|wrote|gave|reported|claimed|computed|calculated)\b",
     re.IGNORECASE,
 )
 # A check, a recap or a table of the working after the result: `Check: 15 + 25 + 20 = 60 ✓`,
@@ -137,9 +141,12 @@ def aside(
     percent_asked: bool,
     asked: str | None,
     statement: str,
+    emphasized: bool = False,
 ) -> int | None:
     """Whether every number of a sentence after the result statement is an aside: ``None`` when
-    one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark."""
+    one is not, else 1 for a hedged alternative with a value of its own and 0 for a remark.
+    After an ``emphasized`` (bold) statement, a value of the working named again is a remark
+    whatever word picks it (`Each class gets **36 pencils**.` then `Total pencils: 288.`)."""
     if NOT_OURS.search(sentence) or CHECKS.search(sentence):
         return 0  # `Some might say 60 cups …`, `Check: 15 + 25 + 20 = 60 ✓`, a recap, a table
     if REFERS_BACK.match(sentence) and parts_of(reader, sentence, result, after_result=False):
@@ -215,6 +222,7 @@ def aside(
         own
         and not hedged
         and not remark
+        and not emphasized
         and (_CHOOSES.search(sentence) or _STATES_VALUE.search(sentence))
     ):
         return None  # `…, so he chooses the electronics at $96.`: a value of the working picked

@@ -299,7 +299,8 @@ RETRACTION = re.compile(
 
 # Another scenario than the question's, after the answer: `If she ate 4 eggs, she would make $16.`
 _HYPOTHETICAL = re.compile(
-    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|in[ \t]+case)\b[^\n]*\b(?:would|could|might)\b",
+    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|in[ \t]+case|without|had|otherwise|but[ \t]+for)"
+    r"\b[^\n]*(?:\b(?:would|could|might)\b|['’]d[ \t]+(?:have|be)\b)",
     re.IGNORECASE,
 )
 

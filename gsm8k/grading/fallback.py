@@ -320,7 +320,12 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
         sentence.wanted = sentence.wanted or (wanted is not None and value == wanted)
         if computed is not None:
             sentence.computed.append(value)
-        if computed is not None and not premise:
+        if (
+            computed is not None
+            and not premise
+            # `So out of the 8 × 14 = 112 plants, 103 are left.`: the whole, not the result
+            and not _OUT_OF.search(text, max(sentence_start, match.start() - 80), match.start())
+        ):
             last_result = value
             sentence.result = found  # the sentence computes its own result (`$10 - $7 = $3`)
         elif value == last_result and sentence.result is None:
@@ -343,6 +348,7 @@ _MEANS_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _MEANS_LOOK = 50
+_OUT_OF = re.compile(r"\bout[ \t]+of[ \t]+(?:the[ \t]+|all[ \t]+)?[^,.;:!?\n]*\Z", re.IGNORECASE)
 
 
 def _in_bold(text: str, sentence_start: int, position: int) -> bool:

@@ -38,6 +38,7 @@ from gsm8k.grading.asides import (
     aside,
     in_other_unit,
 )
+from gsm8k.grading.bold_statement import bold_statement, line_of
 from gsm8k.grading.breakdown import (
     DIGIT,
     REFERS_BACK,
@@ -50,7 +51,7 @@ from gsm8k.grading.candidates import offers_range
 from gsm8k.grading.doubt import HEDGE, RETRACTION
 from gsm8k.grading.fallback import find_last_number
 from gsm8k.grading.numbers import same_number, value_with_fraction
-from gsm8k.grading.question import in_premise, in_reason, restates_question
+from gsm8k.grading.question import restates_question
 from gsm8k.grading.reader import SENTENCE_END, Found, Reader
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.units import asked_period, asking_text, rate_follows, rate_period
@@ -72,10 +73,10 @@ def result_statement(reader: Reader) -> Found | None:
         for found in _RESULT.finditer(text, tail_start)
         if not NOT_OURS.search(sentence := _sentence_of(text, found.start(), tail_start))
         and not (_SECOND_READING.match(sentence) and CONDITION.search(sentence))
-        and not CHECKS.search(_line_of(text, found.start()))
+        and not CHECKS.search(line_of(text, found.start()))
         and not ruled_out_at(text, found.start("value"), found.end("value"))
     ]  # `A naive 19.50 * 1.25 = 24.375 is incorrect.` computes no result of the model's
-    bold = _bold_statement(reader, tail_start, results[-1].end() if results else tail_start)
+    bold = bold_statement(reader, tail_start, results[-1].end() if results else tail_start)
     if not results and bold is None:
         return None
     percent_asked = "percent" in asking_text(reader.question_text) or "%" in asking_text(
@@ -167,12 +168,22 @@ def result_statement(reader: Reader) -> Found | None:
             break  # `**Sam has 42 pencils left.** Explanation: …`: how it was found, after it
         elif any(char.isdigit() for char in sentence):
             kind = aside(
-                reader, position, sentence, result, earlier, percent_asked, asked, statement
+                reader,
+                position,
+                sentence,
+                result,
+                earlier,
+                percent_asked,
+                asked,
+                statement,
+                emphasized=bold is not None and not own_anchor,
             )
             if kind is None:
                 return None
             alternatives += kind
             remarks += 1
+            if kind == 0:  # a check's values are working a later note may restate (`(age: 6)`)
+                earlier |= _earlier_values(reader, sentence)
         position = sentence_end
         if end is None:
             break
@@ -184,54 +195,8 @@ def result_statement(reader: Reader) -> Found | None:
     return result, text[value_start:snippet_end]
 
 
-# A bold span that holds one value: `**35 flowers**`, `**Total cost: $694**`, `**$57,500**`.
-_BOLD = re.compile(r"\*\*(?P<inner>[^*\n]{1,60}?)\*\*")
 # Lines that only list (`- Yellow: 10`, `1. Purple: 18`), up to the end of the text.
 _LIST_ONLY = re.compile(r"(?:\s*(?:[-*•]|\d{1,2}[.)])[ \t][^\n]*+)+\s*")  # a line at a time
-
-
-def _bold_statement(
-    reader: Reader, tail_start: int, after: int
-) -> tuple[Decimal, int, int, re.Match[str]] | None:
-    """The last bold value after the working's last result (from ``after`` on), in a sentence
-    that closes: its value, where the value starts, where its sentence starts, and the match
-    that closes the sentence; ``None`` when there is none."""
-    text = reader.text
-    spans = [
-        span
-        for span in _BOLD.finditer(text, after)
-        if DIGIT.search(span.group("inner")) and "=" not in span.group("inner")
-    ]
-    if not spans:
-        return None
-    span = spans[-1]
-    values = list(reader.numbers.finditer(span.group("inner")))
-    if len(values) != 1:
-        return None  # `**3 × 60**`, `**18 or 20**`: no one value
-    value = reader.value_of(span.group("inner")[values[0].start() :])
-    opened = max(
-        (m.end() for m in SENTENCE_END.finditer(text, tail_start, span.start())), default=tail_start
-    )
-    closed = SENTENCE_END.search(text, span.end())
-    sentence = text[opened : span.start()]
-    if len(spans) > 1 and spans[-2].end() > opened:
-        return None  # `**18** or **20**`: two values set in bold in one sentence
-    if (
-        value is not None
-        and value.copy_abs() in reader.question
-        and (in_reason(text, span.start(), opened) or in_premise(text, span.start(), opened))
-    ):
-        return None  # `5 loads, since the box lasts **10 cycles**`: the question's data
-    if (
-        value is None
-        or closed is None
-        or NOT_OURS.search(sentence)
-        or CHECKS.search(_line_of(text, span.start()))
-        or HEDGE.search(sentence)
-        or _CASE_OPENING.match(sentence)
-    ):
-        return None  # `- If each friend wants …: **3 pizzas**.`: one case, not the answer
-    return value, span.start("inner") + values[0].start(), opened, closed
 
 
 # A sentence that opens a second reading by its name: `*Scenario B:* if …`, `Case 2: …`,
@@ -239,10 +204,6 @@ def _bold_statement(
 _SECOND_READING = re.compile(
     r"[\s*_>-]*(?:alternatively\b|(?:scenario|case|option|reading|interpretation)[ \t]+"
     r"(?:(?-i:[B-Z])|[2-9]|two|2nd)\b)",
-    re.IGNORECASE,
-)
-_CASE_OPENING = re.compile(
-    r"[\s*_>-]*(?:\d{1,2}[.)][ \t]*)?(?:if|when|assuming|suppose|in[ \t]+case|case|scenario)\b",
     re.IGNORECASE,
 )
 # A heading that opens the working behind a statement already made.
@@ -264,12 +225,6 @@ _CONCLUDES_RESULT = re.compile(
 def _sentence_start(text: str, position: int, start: int) -> int:
     """Where the sentence that holds ``position`` starts (from ``start`` on at the earliest)."""
     return max((m.end() for m in SENTENCE_END.finditer(text, start, position)), default=start)
-
-
-def _line_of(text: str, position: int) -> str:
-    """The line that holds ``position``."""
-    closed = text.find("\n", position)
-    return text[text.rfind("\n", 0, position) + 1 : len(text) if closed < 0 else closed]
 
 
 def _sentence_of(text: str, position: int, start: int) -> str:
