@@ -114,7 +114,9 @@ def _first_digit(sentence: str) -> int:
 # Words with which a sentence states a value as the model's own.
 _STATES_OWN = re.compile(
     r"\b(?:correct|right|real|really|actual|true|actually|therefore|thus|hence|so|should[ \t]+be"
-    r"|answer[ \t]+is|the[ \t]+answer)\b|\bit(?:['’]s|[ \t]+is)[ \t]+\\?[$£€¥₹]?\d",
+    r"|answer[ \t]+is|the[ \t]+answer)\b|\bit(?:['’]s|[ \t]+is)[ \t]+\\?[$£€¥₹]?\d"
+    # A value ruled out, then the one that replaces it: `Not 20 — 18.`, `not 165  150`.
+    r"|\bnot[ \t]+\\?[$£€¥₹]?[ \t]?\d[\d,.]*+[ \t]*+[,;:—–-]?[ \t]*+\\?[$£€¥₹]?[ \t]?\d",
     re.IGNORECASE,
 )
 # The model speaking of its own value: a remark is about someone else's.
