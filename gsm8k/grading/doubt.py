@@ -244,7 +244,9 @@ RETRACTION = re.compile(
     r"|I[ \t]+need[ \t]+to[ \t]+correct|let[ \t]+me[ \t]+correct|my[ \t]+(?:mistake|bad)\b"
     r"|no,[ \t]+(?:that|this)[ \t]+(?:is|was)?[ \t]*(?:wrong|incorrect)"
     r"|(?:that|this|it)[ \t]+can(?:['’]t|not)[ \t]+be[ \t]+(?:right|correct|true)|never[ \t]*mind\b"
-    r"|no[ \t]*[.!]+(?=\s|\Z)|actually[ \t]*,?[ \t]*no[ \t]*[—–,-])"
+    # A bare `No.` takes back what came before, unless it answers a question the model asked
+    # itself (`Could it be 10? No.`).
+    r"|(?<![?？][ \t])(?<![?？])no[ \t]*[.!]+(?=\s|\Z)|actually[ \t]*,?[ \t]*no[ \t]*[—–,-])"
     # Anywhere in a sentence, words that can only take one's own answer back (not after `if` or
     # `whether`: `let me know if I made a mistake` is a courtesy): `Hold on, I think I messed up
     # the yearly cost.`, `Upon reflection, my overtime calculation is flawed`, `errei o cálculo`.

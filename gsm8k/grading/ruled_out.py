@@ -44,7 +44,7 @@ _CALLED_WRONG = (
     r"(?:(?:is|was|would[ \t]++be|seems)[ \t]++(?:incorrect|wrong|not[ \t]++(?:right|correct|it"
     r"|the[ \t]++answer))\b"
     r"|\([ \t]*+(?:wrong|incorrect|not[ \t]++(?:right|correct)|rejected|ruled[ \t]++out"
-    r"|just[ \t]++kidding|jk)\b|[❌✗✘]|[—–-][ \t]*+(?:incorrect|wrong)\b|\?[ \t]*+no\b"
+    r"|just[ \t]++kidding|jk)\b|[❌✗✘]|[—–-][ \t]*+(?:incorrect|wrong)\b|\?[ \t]*+(?:no|not|nope)\b"
     r"|,?[ \t]++but[ \t]++(?:that|this|it)(?:['’]s|[ \t]++is|[ \t]++was)[ \t]++(?:wrong|incorrect"
     r"|not[ \t]++(?:right|correct))"
     r"|is[ \t]++what[^.\n]{0,40}\b(?:would|might)\b)"
