@@ -18,7 +18,12 @@ from decimal import Decimal
 from gsm8k.grading.breakdown import REFERS_BACK, WORKING, parts_of
 from gsm8k.grading.doubt import HEDGE
 from gsm8k.grading.numbers import same_number, value_with_fraction
-from gsm8k.grading.question import in_bracket, in_complement, restates_question
+from gsm8k.grading.question import (
+    in_bracket,
+    in_complement,
+    quantity_after,
+    restates_question,
+)
 from gsm8k.grading.reader import Reader
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.subjects import about_another
@@ -249,6 +254,36 @@ def _question_data(reader: Reader, sentence: str) -> bool:
     if len(values) < 2 or _STATES_VALUE.search(sentence, 0, matches[-1].start()):
         return False  # `…, which is 30 bees.` states a value that may be the question's
     return all(value is not None and value.copy_abs() in reader.question for value in values)
+
+
+def restates_data(reader: Reader, sentence: str) -> bool:
+    """Whether a sentence only restates quantities of the question, each with the word the
+    question counts it by (`Seattle has 20 sheep.` when the question says `Seattle has 20
+    sheep`), with no working and no conclusion word."""
+    if not reader.question or WORKING.search(sentence) or CONCLUDES.match(sentence):
+        return False
+    matches = list(reader.numbers.finditer(sentence))
+    question = " ".join((reader.question_text or "").lower().split())
+    for match in matches:
+        value = value_with_fraction(match, sentence)
+        if value is None or value.copy_abs() not in reader.question:
+            return False
+        if not quantity_after(sentence, match.end(), value, reader.quantities):
+            return False
+        # The word before it too, as the question has it (`has 20 sheep`; `Each child can have
+        # one bowl` states an answer where the question says `eats one bowl`).
+        before = _WORD_BEFORE.search(sentence, 0, match.start())
+        after = _WORD_AFTER.match(sentence, match.end())
+        if before is None or after is None:
+            return False
+        words = f"{before.group(1)} {match.group(0)} {after.group(1)}".lower()
+        if words not in question:
+            return False
+    return bool(matches) and _STATES_VALUE.search(sentence) is None
+
+
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+\Z")
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
 
 
 _STATES_VALUE = re.compile(

@@ -37,6 +37,7 @@ from gsm8k.grading.asides import (
     PERIODS_AFTER,
     aside,
     in_other_unit,
+    restates_data,
 )
 from gsm8k.grading.bold_statement import bold_statement, line_of
 from gsm8k.grading.breakdown import (
@@ -147,6 +148,8 @@ def result_statement(reader: Reader) -> Found | None:
                 if conditional and _CONCLUDES_RESULT.search(own)
                 else None
             )
+            if kind is None and restates_data(reader, sentence):
+                kind = 0  # `Total = 260` then `Seattle has 20 sheep.`: the question's data again
             if kind is None:
                 own_value = _own_statement(reader, position, sentence_end)
                 if own_value is None:
