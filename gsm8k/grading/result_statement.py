@@ -60,7 +60,7 @@ from gsm8k.grading.units import asked_period, asking_text, rate_follows, rate_pe
 # The result of a computation: `= 9`, `= $75.00`, `>>9` (GSM8K's calculator annotations), `→ 25`,
 # `≈ $60,000`.
 _RESULT = re.compile(
-    r"(?:=|>>|→|≈)[ \t]*+(?:\*\*|__)?(?:\\?[$£€¥₹][ \t]?)?(?P<value>-?\d[\d,]*(?:\.\d+)?)"
+    r"(?:=|>>|→|≈)[ \t]*+(?:\*\*|__)?(?:\\?[$£€¥₹][ \t]?)?(?P<value>-?\d[\d,]*(?:\.\d+)?[¼½¾⅐-⅞]?)"
 )
 
 

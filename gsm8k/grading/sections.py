@@ -75,6 +75,10 @@ FOLLOW_UP = re.compile(
     r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id|end_of_text)\|>"
     r"|<\|start_of_role\|>|\n[ \t]*(?:\*\*)?input(?:\*\*)?[ \t]*[:：]"
     r"|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
+    # `Exercise for the reader: …`, `Practice problem: …`, `Bonus question: …`, `Try this one:`.
+    r"|\n[ \t]*(?:\*\*)?(?:exercise[ \t]+for[ \t]+(?:the[ \t]+)?(?:reader|you)|practice"
+    r"[ \t]+(?:problem|question)|bonus[ \t]+(?:problem|question|challenge)|follow[ -]up"
+    r"[ \t]+(?:problem|question)|try[ \t]+this[ \t]+one)(?:\*\*)?[ \t]*[:：.!]"
     r"|\n[ \t]*(?:now[ \t]+)?(?:solve|try)[ \t]+(?:the[ \t]+|a[ \t]+)?(?:next|another|new|similar)"
     r"[ \t]+(?:problem|question)"
     r"|<[|｜](?:user|end[▁_ ]of[▁_ ]sentence)[|｜]>|<\|start_header_id\|>[ \t]*user"
