@@ -48,7 +48,7 @@ from gsm8k.settings.errors import one_line_errors
 from gsm8k.settings.record import display_name, headline, recorded_arguments, run_metadata, run_name
 from gsm8k.settings.resolve import DEFAULT_PLACEMENT, prompt_settings
 
-TASK_VERSION = "1.13.0"
+TASK_VERSION = "1.14.0"
 
 PROMPT_TEMPLATE = (
     "Solve the following math problem step by step. Show your reasoning, then write the final "
