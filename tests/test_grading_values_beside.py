@@ -145,3 +145,54 @@ _EGGS = (
 )
 def test_two_values_offered_give_no_answer(question: str, completion: str) -> None:
     assert grade(completion, "18", question=question).value is None
+
+
+_FLIP = (
+    "Ravi buys a flat for $90,000 and puts in $30,000 in repairs. This increases its value by "
+    "100%. How much profit does he make?"
+)
+_TOWNS = (
+    "Oslo has twice as many sheep as Bergen. Bergen has 3 times as many sheep as Molde. How many "
+    "sheep do the three towns have together if Molde has 10 sheep?"
+)
+_WAGES = "Sara earns $12 an hour. Last week she worked 30 hours. How much did she earn last week?"
+
+
+@pytest.mark.parametrize(
+    ("question", "completion", "expected"),
+    [
+        # A recap of two values of the working after the answer.
+        (
+            _FLIP,
+            "Cost: $90,000 + $30,000 = $120,000. New value: 90,000 × 2 = $180,000.\n\n"
+            "Profit = 180,000 − 120,000 = $60,000.\n\nRavi made a profit of $60,000. His total "
+            "investment was $120,000 and the flat ended up worth $180,000.",
+            "60000",
+        ),
+        # A ratio beside the answer, when the question asks for no ratio.
+        (
+            _TOWNS,
+            "Adding them up: 10 + 30 + 60 = 100 sheep.\n\nIn total, the three towns have "
+            "100 sheep. That's 10 times as many as Molde has on its own.",
+            "100",
+        ),
+        # Someone else's calculation.
+        (
+            _WAGES,
+            "$12 × 30 = $360\n\nSara earned $360 last week. My coworker calculated $348, "
+            "but he used 29 hours instead of 30.",
+            "360",
+        ),
+        # Neighbour: a later conclusion that picks one value of the working replaces it.
+        (
+            _FLIP,
+            "Cost: $90,000 + $30,000 = $120,000. Profit: $60,000.\n\nThe value was $180,000."
+            "\n\nSo the total profit is $120,000.",
+            "120000",
+        ),
+    ],
+)
+def test_a_recap_or_ratio_after_the_answer_leaves_it(
+    question: str, completion: str, expected: str
+) -> None:
+    assert grade(completion, expected, question=question).value == Decimal(expected)

@@ -67,7 +67,9 @@ NOT_OURS = re.compile(
     # Another solver's value: `GPT-3.5 famously answered $12 here …`, `a classmate got 64`.
     r"|\b(?:GPT[-\w.]*|ChatGPT|Claude|Gemini|Llama[-\w.]*|Bard|Copilot|another[ \t]+model"
     r"|other[ \t]+models|(?:a|one|my)[ \t]+(?:student|classmate|friend|colleague))[ \t]+"
-    r"(?:\w+[ \t]+)?(?:answered|said|got|wrote|gave|reported|claimed|computed|calculated)\b",
+    r"(?:\w+[ \t]+)?(?:answered|said|got|wrote|gave|reported|claimed|computed|calculated)\b"
+    r"|\b(?:my|a|one|his|her|their)[ \t]+[a-z-]{3,15}[ \t]+(?:calculated|answered|claimed"
+    r"|computed|guessed)\b",
     re.IGNORECASE,
 )
 # A check, a recap or a table of the working after the result: `Check: 15 + 25 + 20 = 60 ✓`,
@@ -114,6 +116,8 @@ PERIODS_AFTER = re.compile(
 )
 
 _UNIT_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})")
+_RATIO = re.compile(r"\d[\d,.]*+[ \t]*+times[ \t]+(?:as|more|less|fewer|bigger|larger)\b", re.I)
+_TIMES_AFTER = re.compile(r"[ \t]*+times[ \t]+(?:as|more|less|fewer|the|bigger|larger)\b", re.I)
 # A number that names a place in a sequence rather than a quantity: `page 78`, `day 5`, `step 3`.
 _POSITION_BEFORE = re.compile(
     r"\b(?:page|day|step|chapter|level|floor|row|seat|room|lane|gate|platform|exit|round|lap"
@@ -166,6 +170,8 @@ def aside(
     # Working in brackets shows where a remark's value comes from (`about 54% ($70,000 /
     # $130,000)`): its values are read one by one below, as any bracketed value.
     unbracketed = _BRACKETED.sub("", sentence)
+    if "times" not in asking_text(reader.question_text):
+        unbracketed = _RATIO.sub("", unbracketed)  # `13 times as many as …`: a ratio, no working
     if CONCLUDES.match(sentence) or (WORKING.search(unbracketed) and not hedged):
         return None  # a conclusion, or more working: not a remark on the result
     period = _PERIOD_WORD.match(sentence)  # `Per day, that's $2.50.`
@@ -182,6 +188,8 @@ def aside(
     # (`since $125 > $96, he chooses … $125` picks one; it remarks on none).
     remark = REFERS_BACK.match(sentence) is not None
     own = False
+    named_again = 0  # values of the working the sentence names: two or more are a recap
+    asks_times = "times" in asking_text(reader.question_text)
     for match in reader.numbers.finditer(sentence):
         value = value_with_fraction(match, sentence)
         if value is None or same_number(value, result):
@@ -217,8 +225,10 @@ def aside(
             continue  # `almost half (180)`: a value of the working, pointed at
         if own_period is None and asked is None and rate_follows(sentence, match.end()):
             continue  # `an average of about $63 per dozen`: a rate, when none is asked
+        if not asks_times and _TIMES_AFTER.match(sentence, match.end()):
+            continue  # `That's 13 times as many as Seattle has.`: a ratio, not a quantity
         if value.copy_abs() in earlier and not hedged:
-            own = True
+            own, named_again = True, named_again + 1
             continue
         if not hedged or abs(value - result) < 1:
             return None  # `Maybe 266.` after 266.67: the result rounded, restated
@@ -228,6 +238,7 @@ def aside(
         and not hedged
         and not remark
         and not emphasized
+        and named_again < 2  # `His total investment was $130,000 and the house …$200,000.`
         and (_CHOOSES.search(sentence) or _STATES_VALUE.search(sentence))
     ):
         return None  # `…, so he chooses the electronics at $96.`: a value of the working picked
