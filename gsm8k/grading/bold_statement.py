@@ -12,6 +12,7 @@ from gsm8k.grading.breakdown import DIGIT
 from gsm8k.grading.doubt import HEDGE
 from gsm8k.grading.question import in_premise, in_reason
 from gsm8k.grading.reader import SENTENCE_END, Reader
+from gsm8k.grading.units import compound_at
 
 # A bold span that holds one value: `**35 flowers**`, `**Total cost: $694**`, `**$57,500**`.
 _BOLD = re.compile(r"\*\*(?P<inner>[^*\n]{1,60}?)\*\*")
@@ -32,9 +33,13 @@ def bold_statement(
     if not spans:
         return None
     span = spans[-1]
-    values = list(reader.numbers.finditer(span.group("inner")))
-    if len(values) != 1:
-        return None  # `**3 × 60**`, `**18 or 20**`: no one value
+    inner = span.group("inner")
+    values = list(reader.numbers.finditer(inner))
+    compound = (
+        compound_at(values[0], inner, reader.question_text, False) if len(values) == 2 else None
+    )
+    if len(values) != 1 and (compound is None or compound[1] < values[1].end()):
+        return None  # `**3 × 60**`, `**18 or 20**`: no one value (`**4 hours and 30 minutes**` is)
     value = reader.value_of(span.group("inner")[values[0].start() :])
     opened = max(
         (m.end() for m in SENTENCE_END.finditer(text, tail_start, span.start())), default=tail_start

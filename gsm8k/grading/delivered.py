@@ -61,6 +61,7 @@ from gsm8k.grading.statements import (
     VALUE_WINDOW,
     Statement,
     listed_after_other,
+    revision_stands,
     sentence_before,
     statements,
 )
@@ -210,7 +211,7 @@ def deliver(
         else:
             current, alternative = statement, False
     retraction = RETRACTION.search(text, position)
-    if retraction is not None:
+    if retraction is not None and not revision_stands(text, retraction.end(), current):
         retracted_at = retraction.end()
     if retracted_at is not None:
         return _after_retraction(reader, retracted_at, _unfinished(text, cut))

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from gsm8k.grading.corrections import CORRECTION_OPENING
 from gsm8k.grading.doubt import sentence_hedged
+from gsm8k.grading.marks import is_heading
 from gsm8k.grading.numbers import normalize, same_number
 from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, WORKING_SIGN, Reader
@@ -88,6 +89,8 @@ def statements(reader: Reader, start: int, end: int | None = None) -> list[State
             stated = line if sentence_end is None else line[: sentence_end.start()]
             if rule == "answer_tag":
                 stated = stated.split("<", 1)[0]
+            if rule == "hash_line" and is_heading(stated):
+                continue  # `#### Note 2`: a markdown heading, not an answer slot
             value, stated_end = reader.value_of(stated), mark.end() + len(stated)
             if value is None and rule != "a_line" and _DIGIT.search(stated) is None:
                 value = number_in_words(stated.strip(" \t*_`.\"'"))  # `<answer>twenty</answer>`
@@ -189,3 +192,21 @@ def listed_after_other(reader: Reader, statement: Statement) -> bool:
     return not same_number(previous.value, statement.value) and not any(
         char.isalnum() or char == "`" for char in gap
     )
+
+
+# A retraction that points back past a revised statement: `**Revised answer:** … = 2,230 cars. I
+# made an addition error above.` takes back the answer before the revision, not the revision.
+_POINTS_BACK = re.compile(
+    r"\b(?:above|earlier|previously|before|at[ \t]+first|the[ \t]+first[ \t]+time)\b", re.I
+)
+_POINT_LOOK = 200
+
+
+def revision_stands(text: str, retraction_end: int, statement: Statement) -> bool:
+    """Whether a retraction after ``statement`` points back to an earlier answer that a revised
+    or corrected statement (by its label) already replaced."""
+    if _FINAL.search(_label(text, statement)) is None:
+        return False
+    closed = SENTENCE_END.search(text, retraction_end, retraction_end + _POINT_LOOK)
+    end = retraction_end + _POINT_LOOK if closed is None else closed.end()
+    return _POINTS_BACK.search(text, retraction_end, end) is not None

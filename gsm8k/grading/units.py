@@ -27,7 +27,7 @@ Unit = tuple[str, Decimal]
 _UNITS: dict[str, tuple[str, str, int]] = {
     "second": (r"seconds?|secs?", "time", 1),
     "minute": (r"minutes?|mins?", "time", 60),
-    "hour": (r"hours?|hrs?", "time", 3600),
+    "hour": (r"hours?|hrs?|h", "time", 3600),
     "day": (r"days?", "time", 86_400),
     "week": (r"weeks?", "time", 604_800),
     "month": (r"months?", "calendar", 1),
