@@ -19,6 +19,7 @@ from gsm8k.grading.breakdown import REFERS_BACK, WORKING, parts_of
 from gsm8k.grading.doubt import HEDGE
 from gsm8k.grading.numbers import same_number, value_with_fraction
 from gsm8k.grading.question import (
+    POSITION_BEFORE,
     in_bracket,
     in_complement,
     quantity_after,
@@ -118,12 +119,6 @@ PERIODS_AFTER = re.compile(
 _UNIT_AFTER = re.compile(r"[ \t]*+([A-Za-z]{2,12})")
 _RATIO = re.compile(r"\d[\d,.]*+[ \t]*+times[ \t]+(?:as|more|less|fewer|bigger|larger)\b", re.I)
 _TIMES_AFTER = re.compile(r"[ \t]*+times[ \t]+(?:as|more|less|fewer|the|bigger|larger)\b", re.I)
-# A number that names a place in a sequence rather than a quantity: `page 78`, `day 5`, `step 3`.
-_POSITION_BEFORE = re.compile(
-    r"\b(?:page|day|step|chapter|level|floor|row|seat|room|lane|gate|platform|exit|round|lap"
-    r"|stage|episode|lesson|unit|mile[ \t]+marker)[ \t]+$",
-    re.IGNORECASE,
-)
 
 
 def in_other_unit(sentence: str, result: Decimal, value: Decimal, end: int) -> bool:
@@ -197,7 +192,7 @@ def aside(
             continue
         if CLOCK_AFTER.match(sentence, match.end()) or PERIODS_AFTER.match(sentence, match.end()):
             continue  # `Spread over 7 days, that is only about 77 meters a day.`
-        if _POSITION_BEFORE.search(sentence, max(0, match.start() - 12), match.start()):
+        if POSITION_BEFORE.search(sentence, max(0, match.start() - 14), match.start()):
             continue  # `After that she'll be at page 78 of 120.`: a place, not a quantity
         if in_complement(sentence, match.start(), asking_text(reader.question_text)):
             continue  # `The remaining 750 students walk.`: the rest of the whole, not the answer

@@ -46,7 +46,8 @@ CORRECTION_OPENING = (
     r"|(?:いや|いいえ)?[、, ]*+(?:実際は|実は|正しくは|訂正[:：]?)[ \t]*+"
     # `**Correction:** … so 16 − 3 − 4 = 9 eggs and the earnings are **$18**.`: a correction
     # heading whose line closes on the value its working or its verb comes to.
-    r"|(?:correction|erratum|edit|update|korrektur|corrección|correção|исправление)[ \t*_]*+[:：]"
+    r"|(?:correction|corrected|revised|revision|erratum|edit|update|korrektur|corrección|correção"
+    r"|исправление)[ \t*_]*+[:：]"
     r"[^\n]{0,160}?(?:=|\b(?:is|are|was|were|comes[ \t]++to|totals?))[ \t]*+(?:\*\*|__)?"
     # `Double-checking, the total is really 20.`: the value the sentence says it really is.
     r"|[^.!?\n\d]{0,60}?\b(?:is|are|was|comes[ \t]++to)[ \t]++(?:really|actually)[ \t]++"
@@ -73,7 +74,7 @@ CORRECTION_HINTS += ("fait", "réalité", "realidad", "hecho", "verdade", "fato"
 CORRECTION_HINTS += ("tatsächlich", "самом деле", "действительн", "attend", "espera", "espere")
 CORRECTION_HINTS += ("warte", "подожди", "实际", "其实", "実際", "実は", "正しくは", "訂正")
 CORRECTION_HINTS += ("kidding", "jk", "scratch", "mind", "sorry", "typo", "bad", "meant", "not ")
-CORRECTION_HINTS += ("update",)
+CORRECTION_HINTS += ("update", "revis")
 """A part of every correction marker, in lower case: texts without one skip the pattern."""
 
 

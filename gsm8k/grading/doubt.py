@@ -301,7 +301,9 @@ RETRACTION = re.compile(
 
 # Another scenario than the question's, after the answer: `If she ate 4 eggs, she would make $16.`
 _HYPOTHETICAL = re.compile(
-    r"[\s*_(>-]*(?:if|assuming|suppose|supposing|in[ \t]+case|without|had|otherwise|but[ \t]+for)"
+    # A label may name the scenario first: `Scenario B: if she didn't work overtime, …`.
+    r"[\s*_(>-]*(?:(?:scenario|case|option|reading|interpretation)[ \t]+\w{1,3}[ \t*_]*[:.)—–-]"
+    r"[ \t*_]*)?(?:if|assuming|suppose|supposing|in[ \t]+case|without|had|otherwise|but[ \t]+for)"
     r"\b[^\n]*(?:\b(?:would|could|might)\b|['’]d[ \t]+(?:have|be)\b)",
     re.IGNORECASE,
 )

@@ -16,6 +16,7 @@ from decimal import Decimal
 from gsm8k.grading.numbers import normalize, same_number, value_with_fraction
 from gsm8k.grading.question import (
     COMPARED_HINT,
+    POSITION_BEFORE,
     derived_restatement,
     in_bracket,
     in_comparison,
@@ -257,6 +258,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
                 # Without the question, what a value was found for cannot be told from it.
                 or in_description(text, match.start(), sentence_start, bool(reader.question))
                 or in_complement(text, match.start(), asking)
+                or POSITION_BEFORE.search(text, max(0, match.start() - 14), match.start())
                 or (
                     hints[0]
                     and computed is None

@@ -59,7 +59,7 @@ from gsm8k.grading.result_statement import result_statement
 from gsm8k.grading.ruled_out import ruled_out_at
 from gsm8k.grading.rules import NoAnswer
 from gsm8k.grading.statement_cases import CASES_IN_SENTENCE
-from gsm8k.grading.units import asked_unit, unit_named
+from gsm8k.grading.units import asked_unit, asking_text, unit_named
 
 TWO_GUESSES = "the closing sentences offer two values, hedged: no one answer"
 
@@ -190,9 +190,12 @@ def committed_before_guess(reader: Reader) -> Reader | None:
     # A guess with no unit is an alternative to a statement that points back (`it could be 230`)
     # or that states the unit the question asks for (`She eats 6 dozen eggs. Could be 7.`).
     asked = asked_unit(reader.question_text)
+    counted = _ASKED_NOUN.search(asking_text(reader.question_text))
     refers_back = not units[1] and (
         _REFERS_BACK.search(text, last_start, guessed[-1][1]) is not None
         or (asked is not None and unit_named(units[0].split(" ")[0]) == asked)
+        # `It takes 3 bolts in total.` when the question asks how many bolts
+        or (counted is not None and units[0].rstrip("s") == counted.group(1).rstrip("s"))
     )
     if (
         units[0] != units[1]
@@ -334,6 +337,7 @@ def _hedged_guess(reader: Reader, start: int, end: int) -> bool:
     return hedged and not _CONCLUDES_BEFORE.search(reader.text, start, values[0][1])
 
 
+_ASKED_NOUN = re.compile(r"\bhow[ \t]+many[ \t]+([a-z]{3,20})\b")
 _REFERS_BACK = re.compile(r"\b(?:it|that)[ \t]+(?:could|might|may|would)\b", re.I)
 _CONCLUDES_BEFORE = re.compile(r"\b(?:so|therefore|thus|hence|actually|instead)\b", re.I)
 

@@ -67,7 +67,9 @@ _PREMISE_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _REASON_CLAUSE = re.compile(
-    r"(?:,[ \t]*+(?:since|because|as|given[ \t]+that)|[ \t](?:since|because))[ \t][^.!?\n,:]*$",
+    r"(?:,[ \t]*+(?:since|because|as|given[ \t]+that)|[ \t](?:since|because)"
+    # `$18 — I forgot that 16 − 7 = 9`: why, after a dash
+    r"|[ \t][—–][ \t]*+(?:I|we|since|because|as)(?=[ \t]))[ \t][^.!?\n,:]*$",
     re.IGNORECASE,
 )
 _PREMISE_LOOK = 80
@@ -217,7 +219,8 @@ _DESCRIBED = re.compile(
 # hours`), and the object a result was found for (`$694 in total for the 11 dozen pastries`).
 _ABSOLUTE = re.compile(
     r",[ \t]+with[ \t]+(?![^,.!?\n]{0,40}?\b(?:total|sum|answer|result|overall)\b)"
-    r"[^,.!?\n]{1,40}?\bbeing[ \t]+\$?$",
+    r"(?:[^,.!?\n]{1,40}?\bbeing|(?:the|a|an|its|his|her|their)[ \t]+[^,.!?\n\d]{1,40}?\b"
+    r"(?:of|at))[ \t]+\$?$",
     re.IGNORECASE,
 )
 _OBJECT = re.compile(
@@ -329,3 +332,12 @@ def in_complement(text: str, start: int, asking: str) -> bool:
         return False
     before = text[max(0, start - _COMPLEMENT_LOOK) : start]
     return _COMPLEMENT_BEFORE.search(before) is not None
+
+
+# A number that names a place in a sequence rather than a quantity: `page 78`, `day 5`, `step 3`,
+# `in month 2`.
+POSITION_BEFORE = re.compile(
+    r"\b(?:page|day|week|month|year|step|chapter|level|floor|row|seat|room|lane|gate|platform"
+    r"|exit|round|lap|stage|episode|lesson|unit|mile[ \t]+marker)[ \t]+$",
+    re.IGNORECASE,
+)
