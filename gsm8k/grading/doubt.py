@@ -137,7 +137,7 @@ _UNDECIDED = re.compile(
     # A second answer field: `"answer_2": 5605`, `alternative_answer: 173`.
     r"|\b(?:alternative|alternate|other|second|backup)_(?:answer|value)s?[\"']?[ \t]*[:=]"
     r"|[\"'](?:alternative|alternate|other|second|backup)[ ](?:answer|value)s?[\"'][ \t]*:"
-    r"|answer[_ ]?\d[\"']?[ \t]*:"
+    r"|answer[_ ]?(?:\d|alt(?:ernative)?|b)[\"']?[ \t]*:"
     # A text that ends by asking about a value again: `No wait, 9. Hmm, or 540?`
     r"|(?:\bor|\bactually|,)[ \t]+\\?\$?[ \t]?\d[\d,.]*[ \t]*\?[\s*_]*\Z)",
     re.IGNORECASE | re.MULTILINE,

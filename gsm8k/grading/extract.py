@@ -64,6 +64,7 @@ from gsm8k.grading.endings import (
     stops_mid_sentence,
     strip_padding,
 )
+from gsm8k.grading.follow_ups import EXPLICIT_ANSWER, cut_continuation
 from gsm8k.grading.glyphs import join_split_numbers
 from gsm8k.grading.json_answer import find_json
 from gsm8k.grading.marks import (
@@ -74,12 +75,11 @@ from gsm8k.grading.marks import (
     without_example_marks,
 )
 from gsm8k.grading.numbers import normalize
-from gsm8k.grading.phrases import ANSWER_PHRASES, find_answer_is
+from gsm8k.grading.phrases import find_answer_is
 from gsm8k.grading.reader import PLACEHOLDER, Found, Reader
 from gsm8k.grading.remarks import without_cut_remark, without_remarks
 from gsm8k.grading.ruled_out import ends_struck, without_struck
 from gsm8k.grading.rules import (
-    ANSWER_LABEL,
     ANSWER_LINE,
     NoAnswer,
     boxed_spans,
@@ -94,7 +94,6 @@ from gsm8k.grading.sections import (
     CUT_AFTER_DRAFT,
     EMPTY_ANSWER,
     ENDS_IN_LOOP,
-    FOLLOW_UP,
     Sections,
     answer_sections,
 )
@@ -134,17 +133,6 @@ _JSON_REASONING_OPEN = re.compile(
 _JSON_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
-_EXPLICIT_ANSWER = re.compile(
-    # `#### 18` states an answer; `#### Cost of Bread` and `#### 1. Cost` are headings.
-    rf"{ANSWER_LABEL}|####[ \t*_$\\]*[-−]?\d(?!\d?[.)][ \t]+[^\W\d_])"
-    # `\\boxed{}` named as the format (`put the answer in \\boxed{}`) states no answer.
-    r"|\\boxed[ \t]*\{(?![ \t]*(?:\}|(?:answer|number|\.\.\.|…)[ \t]*\}))"
-    r"|[\"'](?:final[_ ])?answer[\"'][ \t]*:"
-    # An answer phrase counts only with a number close after it: a bare answer word (`উত্তর`,
-    # which needs no colon) in the working is not a stated answer.
-    rf"|<answer>|(?:{ANSWER_PHRASES})[^\n\d]{{0,20}}\d",
-    re.IGNORECASE | re.MULTILINE,
-)
 _STATED_MARK = re.compile(r"\\boxed|####[ \t*_$\\]*[-−]?\d|<answer>")
 """A numeric answer mark that a later statement in words does not take back."""
 
@@ -207,7 +195,7 @@ def extract_answer(
         return Extraction(None, "none", False, "", ENDS_STRUCK)
     visible = without_example_marks(sections.text)
     reader = Reader(visible, question)
-    stated = _cut_continuation(visible)  # an invented follow-up is no reasoning towards an answer
+    stated = cut_continuation(visible)  # an invented follow-up is no reasoning towards an answer
     guess = opening_guess(stated)
     if guess is not None:
         # `#### 18` first, then reasoning to a final mark: the guess is not the final answer.
@@ -231,7 +219,7 @@ def _apply_rules(
 ) -> Extraction | None:
     """The rules in order on a reader's text; ``None`` when none found an answer (and, with
     ``fallback``, the last-number fallback found none either)."""
-    text = without_courtesy(_cut_continuation(reader.text, reader.question_text))
+    text = without_courtesy(cut_continuation(reader.text, reader.question_text))
     if truncated and _inside_json_reasoning(text):
         return Extraction(None, "none", False, "", TRUNCATED_IN_JSON_REASONING)
     reader = reader.with_text(text)
@@ -283,7 +271,7 @@ def _apply_rules(
         if rule == "json":
             placeholder = _placeholder_end(text)
             if placeholder is not None:
-                if _EXPLICIT_ANSWER.search(text, placeholder) is None:
+                if EXPLICIT_ANSWER.search(text, placeholder) is None:
                     # `ANSWER: $ANSWER` is an answer slot left empty, not an invitation to guess.
                     return Extraction(None, "none", False, "", PLACEHOLDER_ANSWER)
                 # An echoed format line before the working: what is stated after it counts.
@@ -341,36 +329,6 @@ _DRAFT_RULES = frozenset(("boxed", "answer_is", "last_number"))
 """Rules whose answer, stated once and then doubted in cut-off text, is a draft: a box or an
 answer phrase written in the working. An answer line, `####`, tag or JSON field is the format's
 final statement, delivered however the text runs on."""
-
-
-def _cut_continuation(completion: str, question: str | None = None) -> str:
-    """Drop an invented follow-up question that starts after the first explicit answer.
-
-    A "follow-up" that is the sample's own question is not invented: what came before it was an
-    echoed example (a few-shot exemplar copied back with its answer), and the model's answer to
-    the sample follows it.
-    """
-    opening = " ".join((question or "").split())[:_QUESTION_OPENING]
-    start = 0
-    while True:
-        if FOLLOW_UP.search(completion, start) is None:
-            return completion[start:]  # the common case, found with one cheap scan
-        first_answer = _EXPLICIT_ANSWER.search(completion, start)
-        if first_answer is None:
-            return completion[start:]
-        continuation = FOLLOW_UP.search(completion, first_answer.end())
-        if continuation is None:
-            return completion[start:]
-        after = completion[continuation.end() : continuation.end() + 2 * len(opening) + 40]
-        if not opening or not " ".join(after.split()).startswith(opening):
-            return completion[start : continuation.start()]
-        start = continuation.start()
-
-
-_QUESTION_OPENING = 2_000
-"""Characters of the sample's question (spaces collapsed) that mark it as asked again: the whole
-question (up to this length), so that a new question that opens like the sample's but changes a
-number (`… for $3 per fresh duck egg …`) is an invented follow-up, not an echo."""
 
 
 def _inside_json_reasoning(text: str) -> bool:

@@ -86,6 +86,22 @@ _EARLIER_MARK = re.compile(
 )
 
 
+# Whose answer a phrase states when it is not the model's: `the reference answer is 18`, `the
+# expected answer is`, `a common wrong answer is`, `the teacher's answer is`, `[SYSTEM] correct
+# answer:`.
+SOMEONE_ELSES = re.compile(
+    # Up to two words between the owner and the phrase: `The official GSM8K answer is 5.`
+    r"\b(?:reference|expected|gold|official|textbook|grader['’]?s?|dataset['’]?s?)(?:[ \t]+[\w.-]+)"
+    r"{1,2}[ \t]+\Z|"
+    r"\b(?:reference|expected|gold|official|textbook|book['’]?s?|given|provided|key|grader['’]?s?"
+    r"|your|their|his|her|its|another|other|wrong|incorrect|common|typical|an?|example|sample"
+    r"|sheet['’]?s?|(?!let['’])[A-Za-z]{2,20}['’]s)[ \t]+(?:final[ \t]+)?\Z"
+    r"|\[[A-Za-z ]{1,20}\][ \t]+(?:(?:final|correct)[ \t]+)?\Z",
+    re.IGNORECASE,
+)
+OWNER_LOOK = 40
+
+
 def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
     text = reader.text
     folded = text.lower()
@@ -93,6 +109,9 @@ def find_answer_is(reader: Reader) -> Found | NoAnswer | None:
         return None  # a fast substring check spares most texts the phrase pattern
     last = True
     for match in reversed(list(_ANSWER_IS.finditer(text))):
+        owner = SOMEONE_ELSES.search(text, max(0, match.start() - OWNER_LOOK), match.start())
+        if owner is not None and owner.group(0).strip().lower() not in ("a", "an"):
+            continue  # `Reference answer (from the key): 20`: someone else's (`A resposta`: no)
         rest, sentence = _phrase_sentence(text, match.end())
         if last and _RANGE_OR_EXPRESSION.match(rest):
             # "The answer is between 18 and 20.", "The answer is x - 14.": not one number, and

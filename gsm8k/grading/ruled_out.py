@@ -104,6 +104,10 @@ def ruled_out_at(
     (``called_wrong=False``: its sentence holds no word that calls a value wrong), or follows
     a negated value in a list (`not 75 or 180`; up to ``listed`` values back)."""
     before = text[max(0, start - _LOOK) : start].rstrip(" \t$£€¥₹\\-−")
+    opening = _BOX_OPENING.search(before) if before.endswith("{") else None
+    if opening is not None:  # `not \boxed{7}`: the negation before the box
+        start -= len(before) - opening.start()
+        before = before[: opening.start()].rstrip(" \t$")
     if listed and before.endswith((",", "or", "nor")):
         previous = _LISTED_BEFORE.search(text, max(0, start - _LOOK), start)
         if previous is not None:
@@ -124,6 +128,7 @@ def ruled_out_at(
     return called_wrong and CALLED_WRONG.match(text, end) is not None
 
 
+_BOX_OPENING = re.compile(r"\\boxed[ \t]*\{\Z")
 # A clause that opens on `not` and works out the value it rules out, up to its `=`.
 _NEGATED_WORKING = re.compile(r"(?:^|[(,;—–])[ \t]*not[ \t]+[^(),;—–=\n.!?]*=[ \t$£€¥₹\\]*\Z", re.I)
 _LAST_WORDS = frozenset(

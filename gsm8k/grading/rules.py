@@ -236,9 +236,15 @@ def find_hash_line(reader: Reader) -> Found | NoAnswer | None:
 
 
 def find_boxed(reader: Reader) -> Found | NoAnswer | None:
-    spans = boxed_spans(reader.text)
+    every = boxed_spans(reader.text)
+    # `The total is \\boxed{72}, not \\boxed{24}.`: a box ruled out is no statement.
+    spans = [
+        span
+        for span in every
+        if _NOT_BEFORE_BOX.search(reader.text, max(0, span[0] - _NOT_LOOK), span[0]) is None
+    ]
     if not spans:
-        return None
+        return NoAnswer(RULED_OUT) if every else None
     asked = box_in_asked_unit(reader, spans, reader.question_text)
     if asked is None and _boxes_offered_as_choice(reader, spans):
         return NoAnswer(HEDGED)  # `\\boxed{18} or \\boxed{20}`: two answers, not one
@@ -259,12 +265,18 @@ def find_boxed(reader: Reader) -> Found | NoAnswer | None:
     return value, f"\\boxed{{{content}}}"
 
 
+_NOT_BEFORE_BOX = re.compile(r"\bnot[ \t]*+\$?[ \t]*+\\boxed[ \t]*\{\Z", re.IGNORECASE)
+_NOT_LOOK = 16
+
 # Two boxes offered as a choice: `\\boxed{18} or \\boxed{20}`, `… \\text{ or } \\boxed{20}`.
 _BOX_CHOICE = re.compile(
     r"(?:\\q?quad|[\s$\\()\[\].,;:!~*_])*"
     # the first box's unit (`\\boxed{2} hours, or \\boxed{140} minutes`)
     r"(?:(?:\\text\{[ \t]*)?(?!(?:or|and|to|vs|versus|oder|ou|o|actually|sorry|wait|correction"
     r"|rather|no)\b)[A-Za-z]{2,12}\}?"
+    r"(?:\\q?quad|[\s$\\()\[\].,;:!~*_])*)?"
+    # the first box's condition (`\\boxed{18} (if she sells all 9 eggs) / \\boxed{14}`)
+    r"(?:\((?:if|when|assuming|for|with|counting|excluding)\b[^()\n]{0,60}\)"
     r"(?:\\q?quad|[\s$\\()\[\].,;:!~*_])*)?"
     r"(?:,|;|/|\||–|\\(?:lor|vee|sim)\b|或|or|and|to|vs\.?|versus|oder|ou|o"
     r"|\\(?:text(?:bf|rm|it)?|mathrm|mbox)\{[ \t,(]*(?:or(?:[ \t]+else)?|to|vs\.?|oder|ou)"
@@ -300,7 +312,7 @@ def _boxes_offered_as_choice(reader: Reader, spans: list[tuple[int, int]]) -> bo
     return not (len(named) == 2 and one_quantity(one, named[0], other, named[1]))
 
 
-_CHOICE_GAP = 40
+_CHOICE_GAP = 80
 _JOINING_WORDS = frozenset(("or", "and", "to", "vs", "versus"))
 """Words after a box that join it to the next one: no unit."""
 

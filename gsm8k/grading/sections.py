@@ -48,6 +48,16 @@ CUT_AFTER_DRAFT = (
     "the generation stops mid-sentence long after its last stated answer: that answer is a draft"
 )
 
+# A problem the model sets after its answer, named as one: `Exercise for the reader: …`,
+# `Practice problem: …`, `Follow-up question: …`, `Here is a similar problem for practice: …`.
+PRACTICE_PATTERN = (
+    r"\n[ \t]*(?:\*\*)?(?:exercise[ \t]+for[ \t]+(?:the[ \t]+)?(?:reader|you)|practice"
+    r"[ \t]+(?:problem|question)|bonus[ \t]+(?:problem|question|challenge)|follow[ -]up"
+    r"[ \t]+(?:problem|question)|try[ \t]+this[ \t]+one|here(?:[ \t]+is|['’]s)[ \t]+(?:a|another)"
+    r"[ \t]+(?:similar|practice|related|new)[ \t]+(?:problem|question|exercise)\b[^:\n]{0,40}?)"
+    r"(?:\*\*)?[ \t]*[:：.!]"
+)
+PRACTICE = re.compile(PRACTICE_PATTERN, re.IGNORECASE)
 _REASONING_TAG = re.compile(
     r"<(?P<close>/?)(?:think|thinking|thought|reasoning)(?:[ \t][^<>\n]{0,300})?>"
     r"|<\|(?P<marker>begin|end)_of_thought\|>",
@@ -75,13 +85,10 @@ FOLLOW_UP = re.compile(
     r"|<\|(?:im_start|user|assistant|system|endoftext|eot_id|end_of_text)\|>"
     r"|<\|start_of_role\|>|\n[ \t]*(?:\*\*)?input(?:\*\*)?[ \t]*[:：]"
     r"|\n[ \t]*(?:\*\*)?new[ \t]+(?:question|problem)"
-    # `Exercise for the reader: …`, `Practice problem: …`, `Bonus question: …`, `Try this one:`.
-    r"|\n[ \t]*(?:\*\*)?(?:exercise[ \t]+for[ \t]+(?:the[ \t]+)?(?:reader|you)|practice"
-    r"[ \t]+(?:problem|question)|bonus[ \t]+(?:problem|question|challenge)|follow[ -]up"
-    r"[ \t]+(?:problem|question)|try[ \t]+this[ \t]+one)(?:\*\*)?[ \t]*[:：.!]"
-    r"|\n[ \t]*(?:now[ \t]+)?(?:solve|try)[ \t]+(?:the[ \t]+|a[ \t]+)?(?:next|another|new|similar)"
-    r"[ \t]+(?:problem|question)"
-    r"|<[|｜](?:user|end[▁_ ]of[▁_ ]sentence)[|｜]>|<\|start_header_id\|>[ \t]*user"
+    r"|\n[ \t]*(?:now[ \t]+)?(?:solve|try)[ \t]+(?:the[ \t]+|a[ \t]+)?(?:next|another|new"
+    r"|similar)[ \t]+(?:problem|question)|"
+    + PRACTICE_PATTERN
+    + r"|<[|｜](?:user|end[▁_ ]of[▁_ ]sentence)[|｜]>|<\|start_header_id\|>[ \t]*user"
     r"|\[INST\]|<\|start\|>[ \t]*user"
     r"|<(?:start|end)_of_turn>|\n[ \t]*#{1,4}[ \t]*(?:instruction|input|human|user)\b",
     re.IGNORECASE,

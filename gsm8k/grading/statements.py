@@ -14,7 +14,7 @@ from gsm8k.grading.corrections import CORRECTION_OPENING
 from gsm8k.grading.doubt import sentence_hedged
 from gsm8k.grading.marks import is_heading
 from gsm8k.grading.numbers import normalize, same_number
-from gsm8k.grading.phrases import ANSWER_PHRASES, phrase_value
+from gsm8k.grading.phrases import ANSWER_PHRASES, OWNER_LOOK, SOMEONE_ELSES, phrase_value
 from gsm8k.grading.reader import SENTENCE_END, WORKING_SIGN, Reader
 from gsm8k.grading.rules import ANSWER_LABEL, boxed_spans
 from gsm8k.grading.words import number_in_words
@@ -32,20 +32,6 @@ STATEMENT = re.compile(
     rf"|(?P<corrected>{CORRECTION_OPENING})",
     re.IGNORECASE | re.MULTILINE,
 )
-# Whose answer a phrase states when it is not the model's: `the reference answer is 18`, `the
-# expected answer is`, `a common wrong answer is`, `the teacher's answer is`, `[SYSTEM] correct
-# answer:`.
-_SOMEONE_ELSES = re.compile(
-    # Up to two words between the owner and the phrase: `The official GSM8K answer is 5.`
-    r"\b(?:reference|expected|gold|official|textbook|grader['’]?s?|dataset['’]?s?)(?:[ \t]+[\w.-]+)"
-    r"{1,2}[ \t]+\Z|"
-    r"\b(?:reference|expected|gold|official|textbook|book['’]?s?|given|provided|key|grader['’]?s?"
-    r"|your|their|his|her|its|another|other|wrong|incorrect|common|typical|an?|example|sample"
-    r"|sheet['’]?s?|(?!let['’])[A-Za-z]{2,20}['’]s)[ \t]+(?:final[ \t]+)?\Z"
-    r"|\[[A-Za-z ]{1,20}\][ \t]+(?:(?:final|correct)[ \t]+)?\Z",
-    re.IGNORECASE,
-)
-_OWNER_LOOK = 40
 VALUE_WINDOW = 200  # characters after a mark in which its value is read
 _DIGIT = re.compile(r"\d")
 
@@ -78,8 +64,8 @@ def statements(reader: Reader, start: int, end: int | None = None) -> list[State
             value, stated, stated_end = reader.value_of(content), content, start + end + 1
         elif rule == "answer_is":
             phrased = phrase_value(reader, mark.end())
-            owner = text[max(0, mark.start() - _OWNER_LOOK) : mark.start()]
-            if phrased is None or _SOMEONE_ELSES.search(owner):
+            owner = text[max(0, mark.start() - OWNER_LOOK) : mark.start()]
+            if phrased is None or SOMEONE_ELSES.search(owner):
                 continue  # prose, a question, or someone else's answer (`the reference answer is`)
             value, stated = phrased
             stated_end = mark.end() + len(stated)
