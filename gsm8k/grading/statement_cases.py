@@ -5,6 +5,7 @@ ways, $12 if one way`, a conditional answer followed by another scenario, `18 to
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from gsm8k.grading.candidates import offers_range
 from gsm8k.grading.doubt import SENTENCE_LOOK
@@ -72,10 +73,36 @@ def scenario_next(text: str, statement: Statement) -> bool:
 
 
 def per_case(text: str, statement: Statement) -> bool:
-    """Whether the statement's sentence gives two values, each under its own condition."""
+    """Whether the statement's sentence gives two values, each under its own condition, or the
+    statement answers one condition and the sentence right before it another (`If it does, the
+    answer is 4.5 hours. If it doesn't, the answer is 4 hours.`, `Final answer (if A): 108` /
+    `Final answer (if B): 103.5`)."""
     closed = SENTENCE_END.search(text, statement.end, statement.end + SENTENCE_LOOK)
     stop = closed.start() if closed is not None else min(len(text), statement.end + SENTENCE_LOOK)
-    return CASES_IN_SENTENCE.search(text, statement.start, stop) is not None
+    if CASES_IN_SENTENCE.search(text, statement.start, stop) is not None:
+        return True
+    return _parallel_before(text, statement)
+
+
+def _parallel_before(text: str, statement: Statement) -> bool:
+    """Whether the statement's sentence holds a condition before its end and the sentence (or
+    line) before it, under another condition, closes on another value."""
+    look = max(0, statement.start - SENTENCE_LOOK)
+    bounds = [look, *(end.end() for end in SENTENCE_END.finditer(text, look, statement.start))]
+    if len(bounds) < 2 or not _CONDITIONED.search(text, bounds[-1], statement.end):
+        return False
+    before = text[bounds[-2] : bounds[-1]]
+    values = _VALUE.findall(before)
+    return (
+        _CONDITIONED.search(before) is not None
+        and bool(values)
+        and Decimal(values[-1].replace(",", "")) != statement.value
+    )
+
+
+# A condition in a statement's opening or label: `If it doesn't, …`, `Final answer (if B): …`.
+_CONDITIONED = re.compile(r"(?<!\w)(?:if|unless|assuming|when)\b", re.IGNORECASE)
+_VALUE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 def offers_range_after(text: str, statement: Statement) -> bool:
