@@ -197,7 +197,9 @@ _ANOTHER_READING = re.compile(
 )
 # The answer itself doubted beside the other reading: `It's probably 45, but 50 is also …`.
 _OWN_DOUBT = re.compile(
-    r"\b(?:probably|likely|maybe|perhaps|I[ \t]+(?:think|guess|believe))\b", re.IGNORECASE
+    r"\b(?:probably|likely|maybe|perhaps|I[ \t]+(?:think|guess|believe)|I(?:['’]d|[ \t]+would)"
+    r"[ \t]+say)\b",
+    re.IGNORECASE,
 )
 _UNDER_CONDITION = re.compile(r"\b(?:if|assuming|supposing|in[ \t]+case)\b", re.IGNORECASE)
 
