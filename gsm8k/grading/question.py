@@ -68,8 +68,10 @@ _PREMISE_CLAUSE = re.compile(
 )
 _REASON_CLAUSE = re.compile(
     r"(?:,[ \t]*+(?:since|because|as|given[ \t]+that)|[ \t](?:since|because)"
-    # `$18 — I forgot that 16 − 7 = 9`: why, after a dash
-    r"|[ \t][—–][ \t]*+(?:I|we|since|because|as)(?=[ \t]))[ \t][^.!?\n,:]*$",
+    # `$18 — I forgot that 16 − 7 = 9`: why, after a dash; `…, which is $35,100 per year if
+    # she works 52 weeks`: the condition of a restatement
+    r"|[ \t][—–][ \t]*+(?:I|we|since|because|as)(?=[ \t])|[ \t](?:if|assuming|provided))[ \t]"
+    r"[^.!?\n,:]*$",
     re.IGNORECASE,
 )
 _PREMISE_LOOK = 80
@@ -225,7 +227,7 @@ _ABSOLUTE = re.compile(
 )
 _OBJECT = re.compile(
     r"\b(?:for|of|on|from|among|between|across)[ \t]+(?:the|all[ \t]+(?:the[ \t]+)?|those|these"
-    r"|her|his|their|its)[ \t]+$",
+    r"|her|his|their|its)[ \t]+$|\b(?:on|for)[ \t]+$",
     re.IGNORECASE,
 )
 
