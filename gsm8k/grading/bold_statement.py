@@ -63,7 +63,15 @@ def bold_statement(
         or _CASE_OPENING.match(sentence)
     ):
         return None  # `- If each friend wants …: **3 pizzas**.`: one case, not the answer
+    if _TAKEN_BACK_AFTER.match(text, span.end()):
+        return None  # `**$450**, actually $460`: the bold value taken back for another
     return value, span.start("inner") + values[0].start(), opened, closed
+
+
+_TAKEN_BACK_AFTER = re.compile(
+    r"[ \t]*+[,;—–-]?[ \t]*+(?:actually|I[ \t]+mean[t]?|sorry|no|wait|correction)\b[^\d\n]{0,20}\d",
+    re.IGNORECASE,
+)
 
 
 _CASE_OPENING = re.compile(

@@ -47,7 +47,7 @@ _CALLED_WRONG = (
     r"|just[ \t]++kidding|jk)\b|[❌✗✘]|[—–-][ \t]*+(?:incorrect|wrong)\b|\?[ \t]*+(?:no|not|nope)\b"
     r"|,?[ \t]++but[ \t]++(?:that|this|it)(?:['’]s|[ \t]++is|[ \t]++was)[ \t]++(?:wrong|incorrect"
     r"|not[ \t]++(?:right|correct))"
-    r"|is[ \t]++what[^.\n]{0,40}\b(?:would|might)\b)"
+    r"|is[ \t]++what[^.\n]{0,40}\b(?:would|might)\b|by[ \t]++(?:mistake|accident)\b)"
 )
 CALLED_WRONG = re.compile(_CALLED_WRONG, re.IGNORECASE)
 _VALUE_CALLED_WRONG = re.compile(
@@ -69,6 +69,7 @@ _HINTS: tuple[str, ...] = (
 _HINTS += ("be ", "neither", "não", "reject", "rule", "initially", "nicht", "no ", "n'", "n’")
 _HINTS += ("non", "не", "rather than", "instead of")
 _HINTS += ("不是", "ない", "incorrect", "wrong", "kidding", "jk", "❌", "✗", "✘", "?", "what")
+_HINTS += ("mistake", "accident")
 _HINT = re.compile("|".join(map(re.escape, _HINTS)))
 """A part of every ruling-out form, in lower case: most stated values have none."""
 # Struck-through text: markdown, LaTeX, HTML.
@@ -92,7 +93,8 @@ def without_ruled_out(stated: str) -> str:
 
 
 WRONG_HINT = re.compile(
-    r"wrong|incorrect|right|correct|answer|kidding|jk|reject|ruled|what|[❌✗✘?]", re.IGNORECASE
+    r"wrong|incorrect|right|correct|answer|kidding|jk|reject|ruled|what|mistake|accident|[❌✗✘?]",
+    re.IGNORECASE,
 )
 """A part of every form that calls a value wrong after it: a sentence with none calls none."""
 

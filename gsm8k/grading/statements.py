@@ -186,12 +186,13 @@ _POINTS_BACK = re.compile(
     r"\b(?:above|earlier|previously|before|at[ \t]+first|the[ \t]+first[ \t]+time)\b", re.I
 )
 _POINT_LOOK = 200
+_REVISED = re.compile(r"\b(?:revised|corrected|updated|fixed|new)\b", re.IGNORECASE)
 
 
 def revision_stands(text: str, retraction_end: int, statement: Statement) -> bool:
     """Whether a retraction after ``statement`` points back to an earlier answer that a revised
     or corrected statement (by its label) already replaced."""
-    if _FINAL.search(_label(text, statement)) is None:
+    if _REVISED.search(_label(text, statement)) is None:
         return False
     closed = SENTENCE_END.search(text, retraction_end, retraction_end + _POINT_LOOK)
     end = retraction_end + _POINT_LOOK if closed is None else closed.end()
