@@ -74,10 +74,17 @@ def without_cut_remark(text: str) -> str | None:
     finished statement (`So Weng earned $10.` then `Side note: … , which`); else ``None``."""
     tail_start = max(0, len(text) - _LOOK)
     start = max((end.end() for end in SENTENCE_END.finditer(text, tail_start)), default=-1)
-    if start <= 0 or not is_remark(text, start, len(text)):
-        return None
+    if start <= 0 or not (is_remark(text, start, len(text)) or _CHECK_OPENING.match(text, start)):
+        return None  # a remark, or a check of the answer (`To double check: 25 + 12 + 8 =`)
     kept = text[:start].rstrip()
     return kept if kept.endswith((".", "!", "**")) and _DIGIT.search(kept) else None
+
+
+_CHECK_OPENING = re.compile(
+    r"\s*+[*_#>-]*(?:to[ \t]+|let['’]s[ \t]+|let[ \t]+me[ \t]+)?(?:double[- ]?check|check(?:ing)?"
+    r"|verify|verification|confirm)\b",
+    re.IGNORECASE,
+)
 
 
 def is_remark(text: str, start: int, end: int, question: str | None = None) -> bool:
