@@ -85,18 +85,23 @@ def per_case(text: str, statement: Statement) -> bool:
 
 
 def _parallel_before(text: str, statement: Statement) -> bool:
-    """Whether the statement's sentence holds a condition before its end and the sentence (or
+    """Whether the statement's sentence holds a condition before its value and the sentence (or
     line) before it, under another condition, closes on another value."""
     look = max(0, statement.start - SENTENCE_LOOK)
     bounds = [look, *(end.end() for end in SENTENCE_END.finditer(text, look, statement.start))]
-    if len(bounds) < 2 or not _CONDITIONED.search(text, bounds[-1], statement.end):
-        return False
+    own = [
+        found
+        for found in _VALUE.finditer(text, bounds[-1], statement.end)
+        if Decimal(found.group(0).replace(",", "")) == statement.value
+    ]
+    if len(bounds) < 2 or not own or not _CONDITIONED.search(text, bounds[-1], own[0].start()):
+        return False  # `So the result is 56 when there are 8 rooms.`: a premise after the value
     before = text[bounds[-2] : bounds[-1]]
-    values = _VALUE.findall(before)
+    values = list(_VALUE.finditer(before))
     return (
-        _CONDITIONED.search(before) is not None
-        and bool(values)
-        and Decimal(values[-1].replace(",", "")) != statement.value
+        bool(values)
+        and _CONDITIONED.search(before, 0, values[-1].start()) is not None
+        and Decimal(values[-1].group(0).replace(",", "")) != statement.value
     )
 
 
