@@ -137,3 +137,100 @@ def test_the_last_rounds_shapes(question: str, completion: str, expected: str) -
 )
 def test_two_values_offered_give_no_answer(question: str, completion: str) -> None:
     assert grade(completion, "10", question=question).value is None
+
+
+_HIKE2 = (
+    "A trail is 12 miles long. Kim hikes at 3 miles per hour and takes a 30-minute lunch break. "
+    "How many hours does the whole hike take?"
+)
+_FLOCK = "A farmer has 120 hens. He sells 1/4 of them and then buys 18 more. How many hens now?"
+
+
+@pytest.mark.parametrize(
+    ("question", "completion"),
+    [
+        # One answer per condition, sentence after sentence, none chosen.
+        (
+            _HIKE2,
+            "Hiking time: 12 / 3 = 4 hours.\n\nIt depends on whether the break counts. If it "
+            "does, the answer is 4.5 hours. If it doesn't, the answer is 4 hours.",
+        ),
+        (
+            _FLOCK,
+            "Selling 1/4: 30 sold, 90 left. Buying 18: 108.\n\n"
+            "Final answer (if 1/4 is of the original flock): 108\n"
+            "Final answer (if 1/4 is of the flock after buying): 103.5",
+        ),
+        # A guess that doubts the answer itself, with another value.
+        (
+            _HIKE2,
+            "12 / 3 = 4, plus 0.5.\n\nI'd say 4.5 hours, but 4 is also plausible if the "
+            "break does not count.",
+        ),
+    ],
+)
+def test_answers_per_condition_give_none(question: str, completion: str) -> None:
+    assert grade(completion, "4.5", question=question).value is None
+
+
+_PAY = (
+    "Eliza earns $10 an hour for the first 40 hours and 1.2 times that for overtime. She works 45 "
+    "hours. How much does she earn?"
+)
+_PENS = "Sam buys 3 pencils that cost 45 cents each. How many dollars does he spend?"
+_CLASS = "In a class of 40 students, 14 walk to school. What percentage walk to school?"
+_MARBLES = "Sam had 45 marbles. He gave 12 to his brother and 8 to his sister. How many are left?"
+_CHOCS = "Lea had 32 chocolates and her sister had 42. If they ate 35, how many are left in total?"
+_JOB = "Jo earns $18 per hour and works 7.5 hours a day, 5 days a week. How much per week?"
+_CLOTHES = "Mo buys 3 shirts at $16.50 and 3 hats at $22.50. How many dollars does he spend?"
+
+
+@pytest.mark.parametrize(
+    ("question", "completion", "expected"),
+    [
+        (
+            _PAY,
+            "Regular: 40 × $10 = $400. Overtime: 5 × $12 = $60. Total: $400 + $60 = $450.\n\n"
+            "So Eliza earned **$450**, actually $460 — I mis-added 400 + 60.",
+            "460",
+        ),
+        (
+            _PENS,
+            "3 × 45 = 135 cents = $1.35.\n\n#### 1.45\n\nThe answer is 1.35, I typed 1.45 by "
+            "mistake.",
+            "1.35",
+        ),
+        (
+            _MARBLES,
+            "Sam gave away 12 + 8 = 20 marbles.\n45 - 20 = 25\n\nSo Sam has 25 marbles "
+            "left.\n\nTo double check: 25 + 12 + 8 =",
+            "25",
+        ),
+        (
+            _CHOCS,
+            "Together: 74\nEaten: 35\nLeft: 74 - 35 = 39\n\nThey have 39 chocolates left in "
+            "total.\n\nQuestion 3: If they share them equally, how many does each get?\n"
+            "Since 39 is odd, each gets 19 and one is left over.",
+            "39",
+        ),
+        (
+            _JOB,
+            "Daily earnings = 18 * 7.5 = 135\nWeekly earnings = 135 * 5 = 675\n\nJo earns $675 "
+            "per week, which is $35,100 per year if she works 52 weeks.",
+            "675",
+        ),
+        (
+            _CLOTHES,
+            "3 × (16.50 + 22.50) = 3 × 39.00 = 117.00\n\nMo spent $117.00 in total on 6 "
+            "items of clothing.",
+            "117",
+        ),
+    ],
+)
+def test_more_corrections_and_remarks(question: str, completion: str, expected: str) -> None:
+    assert grade(completion, expected, question=question).value == Decimal(expected)
+
+
+def test_a_retraction_after_the_answer_withdraws_it() -> None:
+    completion = "14 / 40 = 0.3 → 30%.\n\n**Final answer: 30%**\n\nI need to retract that."
+    assert grade(completion, "35", question=_CLASS).value is None
