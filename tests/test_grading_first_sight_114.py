@@ -161,6 +161,17 @@ _FLOCK = "A farmer has 120 hens. He sells 1/4 of them and then buys 18 more. How
             "Final answer (if 1/4 is of the original flock): 108\n"
             "Final answer (if 1/4 is of the flock after buying): 103.5",
         ),
+        # A hedged closing statement, then an alternative with another value.
+        (
+            _HIKE2,
+            "12 / 3 = 4 hours, plus the break.\n\nThe answer might be 4.5 hours. "
+            "Alternatively, if the break is not counted, it would be 4 hours.",
+        ),
+        (
+            _HIKE2,
+            "Perhaps the answer is 4.5? Hiking: 12 / 3 = 4, so 4 + 0.5 = 4.5. Or it might "
+            "be 4 if only walking time counts.",
+        ),
         # A guess that doubts the answer itself, with another value.
         (
             _HIKE2,

@@ -114,7 +114,7 @@ def closing_guesses(reader: Reader) -> tuple[str, Found] | NoAnswer | None:
         # `The sale price is **$30**. Alternatively, if the discount were applied twice, the
         # price would be $22.50.`: one conditional alternative after a committed statement.
         return "last_number", result
-    if two_guesses(reader):
+    if two_guesses(reader) or _hedged_then_alternative(reader):
         return NoAnswer(TWO_GUESSES)
     last = reader.numbers.search(reader.text, max(0, len(reader.text) - UNDECIDED_LOOK))
     if last is not None and undecided_after(reader.text, last.start()):
@@ -125,6 +125,26 @@ def closing_guesses(reader: Reader) -> tuple[str, Found] | NoAnswer | None:
     committed = committed_before_guess(reader)
     stated = None if committed is None else find_last_number(committed)
     return None if stated is None else ("last_number", stated)
+
+
+def _hedged_then_alternative(reader: Reader) -> bool:
+    """Whether the closing sentences state a value hedged (`The answer might be 160 minutes.`,
+    `Perhaps the answer is 9?`) and then open an alternative with another value (`Alternatively,
+    …, it would be … = 120 minutes.`, `Or it might be 5 if …`): two guesses, none committed."""
+    reader, sentences = _closing(reader)
+    if len(sentences) < 2:
+        return False
+    text = reader.text
+    last_start, last_end = sentences[-1]
+    offered = _values(reader, last_start, last_end)
+    if not offered or _OPENS_ALTERNATIVE.match(text, last_start) is None:
+        return False
+    for start, end in sentences[-4:-1]:
+        hedge = _STRONG.search(text, start, end)
+        values = _values(reader, start, end) if hedge is not None else []
+        if any(value[1] > hedge.start() for value in values if hedge is not None):
+            return not any(same_number(value[0], offered[-1][0]) for value in values)
+    return False
 
 
 # An alternative under a condition (a bare `If …` may be one of several cases).
