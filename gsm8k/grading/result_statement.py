@@ -130,7 +130,7 @@ def result_statement(reader: Reader) -> Found | None:
                 stated, statement = True, sentence
                 # The value as this sentence states it, with the unit it writes after it (`So it
                 # takes Emily 270 minutes.`), not the working's.
-                at = _value_at(reader, sentence, result)
+                at = first_result(reader, sentence, result)
                 if at is not None:
                     value_start = position + at
                     snippet_end = len(text) if end is None else end.start()
@@ -255,15 +255,6 @@ def _states(reader: Reader, sentence: str, result: Decimal) -> bool:
             # `I initially got 540, but that was wrong.` names the result only to rule it out.
             return not ruled_out_at(sentence, match.start(), match.end())
     return False
-
-
-def _value_at(reader: Reader, sentence: str, result: Decimal) -> int | None:
-    """Where ``sentence`` states ``result`` first (``None`` when it does not)."""
-    for match in reader.numbers.finditer(sentence):
-        value = value_with_fraction(match, sentence)
-        if value is not None and same_number(value, result):
-            return match.start()
-    return None
 
 
 def _own_statement(reader: Reader, start: int, end: int) -> tuple[Decimal, int] | None:
