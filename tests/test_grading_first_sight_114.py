@@ -172,6 +172,8 @@ _FLOCK = "A farmer has 120 hens. He sells 1/4 of them and then buys 18 more. How
             "Perhaps the answer is 4.5? Hiking: 12 / 3 = 4, so 4 + 0.5 = 4.5. Or it might "
             "be 4 if only walking time counts.",
         ),
+        # A value, `or`, and working that comes to another.
+        (_HIKE2, "12 / 3 = 4 hours.\n\nThe answer is 4.5 or 4 + 1 = 5 if the break is an hour."),
         # A guess that doubts the answer itself, with another value.
         (
             _HIKE2,
@@ -223,6 +225,12 @@ _CLOTHES = "Mo buys 3 shirts at $16.50 and 3 hats at $22.50. How many dollars do
             "total.\n\nQuestion 3: If they share them equally, how many does each get?\n"
             "Since 39 is odd, each gets 19 and one is left over.",
             "39",
+        ),
+        (
+            _MARBLES,
+            "45 − 20 = 25.\n\n#### 25\n\n---\n\n**Related practice:** If Sam had 50 "
+            "marbles, how many would be left? (Answer: 30)",
+            "25",
         ),
         (
             _JOB,

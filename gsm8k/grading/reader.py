@@ -72,6 +72,8 @@ _MIXED_FRACTION = re.compile(
     r"|[ \t]and[ \t](?:a|one)[ \t](?P<word>half|third|quarter)(?![A-Za-z])"
 )
 _WORD_FRACTIONS = {"half": (1, 2), "third": (1, 3), "quarter": (1, 4)}
+# A stated value, `or`, and working that ends in `=`: the alternative before its result.
+_OFFERED_BEFORE_WORKING = re.compile(r"[ \t]*+([^=\n]{0,60}?\d[^=\n]{0,20}?\bor\b[^=\n]{1,40})=")
 _VULGAR_FRACTIONS = {"¼": (1, 4), "½": (1, 2), "¾": (3, 4), "⅐": (1, 7), "⅑": (1, 9)}
 _VULGAR_FRACTIONS |= {"⅒": (1, 10), "⅓": (1, 3), "⅔": (2, 3), "⅕": (1, 5), "⅖": (2, 5)}
 _VULGAR_FRACTIONS |= {"⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8)}
@@ -271,6 +273,9 @@ class Reader:
             return RULED_OUT  # `ANSWER: not 18`, `ANSWER: 18 (wrong)`: its values ruled out
         if NUMBER_PATTERN.search(stated) is None and words_offered(stated):
             return HEDGED  # `#### eighteen or twenty`: two values in words
+        offered = _OFFERED_BEFORE_WORKING.match(snippet)
+        if offered is not None and self._refused(offered.group(1)) == HEDGED:
+            return HEDGED  # `624 or 624 + 12 = 636 if …`: two values, the second worked out
         return self._refused(stated)
 
     def value_at(self, match: re.Match[str], text: str) -> Decimal | None:

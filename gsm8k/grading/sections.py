@@ -51,11 +51,12 @@ CUT_AFTER_DRAFT = (
 # A problem the model sets after its answer, named as one: `Exercise for the reader: …`,
 # `Practice problem: …`, `Follow-up question: …`, `Here is a similar problem for practice: …`.
 PRACTICE_PATTERN = (
-    r"\n[ \t]*(?:\*\*)?(?:exercise[ \t]+for[ \t]+(?:the[ \t]+)?(?:reader|you)|practice"
-    r"[ \t]+(?:problem|question)|bonus[ \t]+(?:problem|question|challenge)|follow[ -]up"
+    r"\n[ \t]*(?:\*\*)?(?:exercise[ \t]+for[ \t]+(?:the[ \t]+)?(?:reader|you)|bonus[ \t]+"
+    r"(?:problem|question|challenge)|follow[ -]up"
     r"[ \t]+(?:problem|question)|try[ \t]+this[ \t]+one|here(?:[ \t]+is|['’]s)[ \t]+(?:a|another)"
     r"[ \t]+(?:similar|practice|related|new)[ \t]+(?:problem|question|exercise)\b[^:\n]{0,40}?"
-    r"|related[ \t]+practice[ \t]+(?:problem|question)|(?:question|problem)[ \t]*\d{1,3})"
+    r"|(?:related[ \t]+)?practice(?:[ \t]+(?:problem|question|exercise))?"
+    r"|(?:question|problem)[ \t]*\d{1,3})"
     r"(?:\*\*)?[ \t]*[:：.!]"
 )
 PRACTICE = re.compile(PRACTICE_PATTERN, re.IGNORECASE)
