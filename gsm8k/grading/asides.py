@@ -20,6 +20,7 @@ from gsm8k.grading.doubt import HEDGE
 from gsm8k.grading.numbers import same_number, value_with_fraction
 from gsm8k.grading.question import (
     POSITION_BEFORE,
+    asks_remainder,
     in_bracket,
     in_complement,
     quantity_after,
@@ -184,7 +185,8 @@ def aside(
     remark = REFERS_BACK.match(sentence) is not None
     own = False
     named_again = 0  # values of the working the sentence names: two or more are a recap
-    asks_times = "times" in asking_text(reader.question_text)
+    asking = asking_text(reader.question_text)
+    asks_times, asks_rest = "times" in asking, asks_remainder(asking)
     for match in reader.numbers.finditer(sentence):
         value = value_with_fraction(match, sentence)
         if value is None or same_number(value, result):
@@ -194,7 +196,7 @@ def aside(
             continue  # `Spread over 7 days, that is only about 77 meters a day.`
         if POSITION_BEFORE.search(sentence, max(0, match.start() - 14), match.start()):
             continue  # `After that she'll be at page 78 of 120.`: a place, not a quantity
-        if in_complement(sentence, match.start(), asking_text(reader.question_text)):
+        if not asks_rest and in_complement(sentence, match.start()):
             continue  # `The remaining 750 students walk.`: the rest of the whole, not the answer
         at = start + match.start()
         if value.copy_abs() in reader.question and restates_question(

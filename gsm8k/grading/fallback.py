@@ -17,6 +17,7 @@ from gsm8k.grading.numbers import normalize, same_number, value_with_fraction
 from gsm8k.grading.question import (
     COMPARED_HINT,
     POSITION_BEFORE,
+    asks_remainder,
     derived_restatement,
     in_bracket,
     in_comparison,
@@ -161,7 +162,7 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
     asks_difference = _DIFFERENCE_ASKED.search(asking_text(reader.question_text)) is not None
     asks_percent = any(word in asking_text(reader.question_text) for word in ("%", "percent"))
     asks_time = asked_unit(reader.question_text) in _TIME_UNITS
-    asking = asking_text(reader.question_text)
+    asks_rest = asks_remainder(asking_text(reader.question_text))
 
     def _in_question(found: Found) -> bool:
         return found[0].copy_abs() in reader.question
@@ -255,10 +256,19 @@ def _scan_numbers(reader: Reader, start: int, wanted: Decimal | None) -> _Scan:
             sentence.fresh is not None
             and (
                 in_reason(text, match.start(), sentence_start)
-                # Without the question, what a value was found for cannot be told from it.
-                or in_description(text, match.start(), sentence_start, bool(reader.question))
-                or in_complement(text, match.start(), asking)
-                or POSITION_BEFORE.search(text, max(0, match.start() - 14), match.start())
+                or (
+                    # The clauses below end on a word right before the number: a number after a
+                    # digit or a sign (a flood of `1 1 1 …`) is none of them, found cheaply.
+                    _WORD_RIGHT_BEFORE.search(text, max(0, match.start() - 4), match.start())
+                    is not None
+                    and (
+                        # Without the question, what a value was found for cannot be told.
+                        in_description(text, match.start(), sentence_start, bool(reader.question))
+                        or (not asks_rest and in_complement(text, match.start()))
+                        or POSITION_BEFORE.search(text, max(0, match.start() - 14), match.start())
+                        is not None
+                    )
+                )
                 or (
                     hints[0]
                     and computed is None
@@ -350,6 +360,7 @@ _MEANS_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _MEANS_LOOK = 50
+_WORD_RIGHT_BEFORE = re.compile(r"[^\W\d_][ \t\u00a0$]{0,3}\Z")
 _OUT_OF = re.compile(r"\bout[ \t]+of[ \t]+(?:the[ \t]+|all[ \t]+)?[^,.;:!?\n]*\Z", re.IGNORECASE)
 
 

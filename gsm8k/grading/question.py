@@ -327,11 +327,14 @@ _COMPLEMENT_LOOK = 40
 _ASKS_REMAINDER = re.compile(r"\b(?:remain|left|rest|other|leftover)", re.IGNORECASE)
 
 
-def in_complement(text: str, start: int, asking: str) -> bool:
-    """Whether the number at ``start`` names the rest of a whole (`the remaining 750 students`)
-    when the question (its ``asking`` sentences) does not ask about a rest."""
-    if _ASKS_REMAINDER.search(asking):
-        return False
+def asks_remainder(asking: str) -> bool:
+    """Whether the question's ``asking`` sentences ask about a rest (`How many are left?`)."""
+    return _ASKS_REMAINDER.search(asking) is not None
+
+
+def in_complement(text: str, start: int) -> bool:
+    """Whether the number at ``start`` names the rest of a whole (`the remaining 750 students`);
+    only read when the question does not ask about a rest (:func:`asks_remainder`)."""
     before = text[max(0, start - _COMPLEMENT_LOOK) : start]
     return _COMPLEMENT_BEFORE.search(before) is not None
 
